@@ -1,0 +1,165 @@
+// Package handlers defines how mcpgen runs a tool on a backend: a Kind names
+// a backend and makes its configuration; the configuration builds a Handler;
+// a Handler answers calls.
+//
+// Each backend lives in a package of its own (shell, http, sql) and is
+// registered in a Registry value; nothing registers itself in init.
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/templates"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A Kind is one backend: the name used as `kind:` in the config and the
+// constructors of its configuration types.
+type Kind struct {
+	// Name is the `kind:` discriminator, lower_snake.
+	Name string
+	// Doc is one sentence for `mcpgen schema` and the reference docs.
+	Doc string
+	// NewConfig returns a fresh, zero configuration for one tool's handler.
+	// Runtime decodes the YAML into it, strictly, then calls Build.
+	NewConfig func() Config
+	// NewBackend, if set, returns a fresh configuration for a named entry of
+	// the top-level `backends` (a connection shared by many tools).
+	NewBackend func() BackendConfig
+}
+
+// Config is the configuration of one handler, decoded from YAML.
+type Config interface {
+	// Build checks the configuration, reporting every problem through
+	// env.Diag, and returns the Handler. It returns nil after reporting.
+	Build(env BuildEnv) Handler
+}
+
+// BackendConfig is the configuration of a named, shared backend.
+type BackendConfig interface {
+	// Open checks the configuration and returns the shared resource that
+	// handlers reach through BuildEnv.Backend. It does not connect to
+	// anything that may be down; a failed connection is a tool error at call
+	// time. It returns nil after reporting through env.Diag.
+	Open(env BuildEnv) any
+}
+
+// BuildEnv is what runtime gives a Config while it builds.
+type BuildEnv interface {
+	// Logger is for operators (stderr), never for the protocol.
+	Logger() *slog.Logger
+	// Diag reports an error at field, a dotted path inside the handler's
+	// config such as "headers.Authorization" or "command[2]".
+	Diag(field, msg string)
+	// Warn reports a warning at field.
+	Warn(field, msg string)
+	// Compile compiles a value whose strings may hold ${{ expressions }}
+	// over the tool's arguments (`args`) and the extra names in vars, which
+	// the handler provides at call time. Errors are reported at field; the
+	// result is nil then.
+	Compile(field string, v *spec.Value, vars types.Map) *eval.Value
+	// Template parses a text template over `.args` and the extra names in
+	// vars. Errors are reported at field; the result is nil then.
+	Template(field, text string, vars ...string) *templates.Template
+	// Backend returns the shared resource opened for the named entry of
+	// `backends`, or an error saying why there is none.
+	Backend(name string) (any, error)
+	// Path resolves a path written in the config relative to the directory
+	// of the file it was written in.
+	Path(p string) string
+	// Redact masks every secret (value taken from the environment) in s.
+	Redact(s string) string
+}
+
+// A Handler runs calls of one tool.
+type Handler interface {
+	// Call runs the tool. A returned error becomes a tool error result
+	// (isError: true) whose text is the error's message; it is never a
+	// protocol error. Call honours ctx: on cancellation it stops its work
+	// and returns promptly.
+	Call(ctx context.Context, c *Call) (*Result, error)
+}
+
+// Call is one invocation of a tool.
+type Call struct {
+	// Args are the validated arguments, defaults applied, decoded from JSON:
+	// map[string]any, []any, string, float64 or int64 (whole numbers), bool, nil.
+	Args map[string]any
+	// Notify reports logs and progress to the client; never nil.
+	Notify Notifier
+}
+
+// Notifier sends notifications about a call to the client that made it.
+// Implementations drop what the client did not ask for (a log below the
+// level it set, progress without a progress token).
+type Notifier interface {
+	// Log sends a log message at level with structured data.
+	Log(ctx context.Context, level slog.Level, msg string, data map[string]any)
+	// Progress reports progress so far, with total if known (0 if not).
+	Progress(ctx context.Context, progress, total float64, msg string)
+}
+
+// Nop is a Notifier that drops everything.
+type Nop struct{}
+
+// Log drops the message.
+func (Nop) Log(context.Context, slog.Level, string, map[string]any) {}
+
+// Progress drops the report.
+func (Nop) Progress(context.Context, float64, float64, string) {}
+
+// Result is what a Handler returns.
+type Result struct {
+	// Content blocks of the result. When empty, runtime renders Structured
+	// as pretty JSON text.
+	Content []mcp.Content
+	// Structured is the result as data (structuredContent), validated
+	// against the tool's output schema when it has one. Nil for none.
+	Structured any
+	// IsError marks a result the model should read as a failure.
+	IsError bool
+}
+
+// TextResult returns a result of one text block.
+func TextResult(text string) *Result {
+	return &Result{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// Registry holds the known backend kinds.
+type Registry struct {
+	kinds map[string]Kind
+}
+
+// NewRegistry returns a registry holding kinds. It panics on an empty or
+// duplicate name: that is a programming error, not a user's.
+func NewRegistry(kinds ...Kind) *Registry {
+	r := &Registry{kinds: map[string]Kind{}}
+	for _, k := range kinds {
+		if k.Name == "" || k.NewConfig == nil {
+			panic("handlers: kind without a name or NewConfig")
+		}
+		if _, dup := r.kinds[k.Name]; dup {
+			panic(fmt.Sprintf("handlers: kind %q registered twice", k.Name))
+		}
+		r.kinds[k.Name] = k
+	}
+	return r
+}
+
+// Lookup returns the kind named name.
+func (r *Registry) Lookup(name string) (Kind, bool) {
+	k, ok := r.kinds[name]
+	return k, ok
+}
+
+// Names returns the registered kind names, sorted.
+func (r *Registry) Names() []string {
+	return slices.Sorted(maps.Keys(r.kinds))
+}

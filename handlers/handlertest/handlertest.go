@@ -1,0 +1,137 @@
+// Package handlertest is the behaviour suite every backend kind passes:
+// cancellation, timeout, output cap and error mapping, proven through a real
+// config built and called the way mcpgen serves it.
+package handlertest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Build writes config into a temporary directory (beside any extra files,
+// name → contents), builds it with reg and fails the test on any error
+// diagnostic. The server is closed when the test ends.
+func Build(t testing.TB, reg *handlers.Registry, config string, extra map[string]string) *runtime.Server {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range extra {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "mcpgen.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{}, runtime.BuildOptions{Registry: reg})
+	if ds.Errors() > 0 {
+		t.Fatalf("config does not build:\n%v", ds)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+// Diagnose builds config and returns its diagnostics (for tests of errors).
+func Diagnose(t testing.TB, reg *handlers.Registry, config string) runtime.Diagnostics {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{}, runtime.BuildOptions{Registry: reg})
+	if srv != nil {
+		srv.Close()
+	}
+	return ds
+}
+
+// Call calls tool with JSON arguments and returns the result.
+func Call(t testing.TB, ctx context.Context, srv *runtime.Server, tool, args string) *mcp.CallToolResult {
+	t.Helper()
+	res, err := srv.CallTool(ctx, tool, []byte(args), nil)
+	if err != nil {
+		t.Fatalf("calling %s: %v", tool, err)
+	}
+	return res
+}
+
+// Text joins the text blocks of a result.
+func Text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Suite is one kind's instance of the shared behaviour. Each config is a
+// complete mcpgen config with a tool named "t" taking no arguments.
+type Suite struct {
+	Registry *handlers.Registry
+	// Files are written beside every config (scripts, fixtures).
+	Files map[string]string
+	// Hang is a tool whose backend never answers and has no timeout of its own.
+	Hang string
+	// Timeout is a tool whose backend never answers, with a timeout of at
+	// most 500ms configured.
+	Timeout string
+	// Large is a tool whose backend produces more than its configured output
+	// cap; the result must say it was truncated.
+	Large string
+	// Fail is a tool whose backend fails; its error result must contain
+	// FailText.
+	Fail     string
+	FailText string
+}
+
+// Run runs the shared behaviour suite.
+func Run(t *testing.T, s Suite) {
+	t.Run("cancellation", func(t *testing.T) {
+		srv := Build(t, s.Registry, s.Hang, s.Files)
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(200*time.Millisecond, cancel)
+		start := time.Now()
+		res := Call(t, ctx, srv, "t", `{}`)
+		if !res.IsError {
+			t.Errorf("a canceled call succeeded: %s", Text(res))
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("a canceled call returned after %v", d)
+		}
+	})
+	t.Run("timeout", func(t *testing.T) {
+		srv := Build(t, s.Registry, s.Timeout, s.Files)
+		res := Call(t, context.Background(), srv, "t", `{}`)
+		if !res.IsError || !strings.Contains(strings.ToLower(Text(res)), "time") {
+			t.Errorf("want an error result about the timeout, got isError=%v %q", res.IsError, Text(res))
+		}
+	})
+	t.Run("output cap", func(t *testing.T) {
+		srv := Build(t, s.Registry, s.Large, s.Files)
+		res := Call(t, context.Background(), srv, "t", `{}`)
+		if !strings.Contains(strings.ToLower(Text(res)), "truncated") {
+			t.Errorf("want a truncation note, got %q", Text(res))
+		}
+	})
+	t.Run("error mapping", func(t *testing.T) {
+		srv := Build(t, s.Registry, s.Fail, s.Files)
+		res := Call(t, context.Background(), srv, "t", `{}`)
+		if !res.IsError || !strings.Contains(Text(res), s.FailText) {
+			t.Errorf("want an error result containing %q, got isError=%v %q", s.FailText, res.IsError, Text(res))
+		}
+	})
+}

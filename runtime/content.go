@@ -1,0 +1,202 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"fmt"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/templates"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// block is one compiled content block.
+type block struct {
+	kind     string // text, image, audio, resource, resource_link
+	text     *templates.Template
+	data     []byte // image, audio or resource blob
+	mimeType string
+	uri      *templates.Template
+	name     string
+	desc     string
+}
+
+// blocks compiles content blocks; roots are the names templates may use.
+func (b *builder) blocks(f *File, path string, cs []*spec.Content, roots map[string][]string) []*block {
+	var out []*block
+	for i, c := range cs {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if c == nil {
+			b.errorf(f, p, "empty content block; give one of text, image, audio, resource, resource_link")
+			continue
+		}
+		if blk := b.block(f, p, c, roots); blk != nil {
+			out = append(out, blk)
+		}
+	}
+	return out
+}
+
+func (b *builder) block(f *File, path string, c *spec.Content, roots map[string][]string) *block {
+	set := 0
+	for _, isSet := range []bool{c.Text != nil, c.Image != nil, c.Audio != nil, c.Resource != nil, c.ResourceLink != nil} {
+		if isSet {
+			set++
+		}
+	}
+	if set != 1 {
+		b.errorf(f, path, "a content block has exactly one of text, image, audio, resource, resource_link; this one has %d", set)
+		return nil
+	}
+	switch {
+	case c.Text != nil:
+		return &block{kind: "text", text: b.template(f, path+".text", *c.Text, roots)}
+	case c.Image != nil:
+		return b.binary(f, path+".image", "image", c.Image)
+	case c.Audio != nil:
+		return b.binary(f, path+".audio", "audio", c.Audio)
+	case c.Resource != nil:
+		return b.embedded(f, path+".resource", c.Resource, roots)
+	default:
+		l := c.ResourceLink
+		return &block{kind: "resource_link", uri: b.template(f, path+".resource_link.uri", l.URI, roots),
+			name: l.Name, desc: l.Description, mimeType: l.MimeType}
+	}
+}
+
+// binary reads inline base64 or a file into an image or audio block.
+func (b *builder) binary(f *File, path, kind string, bin *spec.Binary) *block {
+	blk := &block{kind: kind, mimeType: bin.MimeType}
+	switch {
+	case bin.Data != "" && bin.File != "":
+		b.errorf(f, path, "give either data or file, not both")
+	case bin.File != "":
+		data, err := os.ReadFile(resolvePath(f, bin.File))
+		if err != nil {
+			b.errorf(f, path+".file", "%s", readError(err))
+			return nil
+		}
+		blk.data = data
+		if blk.mimeType == "" {
+			blk.mimeType = mime.TypeByExtension(filepath.Ext(bin.File))
+		}
+	case bin.Data != "":
+		data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(bin.Data), ""))
+		if err != nil {
+			b.errorf(f, path+".data", "invalid base64: %v", err)
+			return nil
+		}
+		blk.data = data
+	default:
+		b.errorf(f, path, "give data (base64) or file")
+		return nil
+	}
+	if blk.mimeType == "" {
+		b.errorf(f, path+".mime_type", "missing mime_type")
+	} else if !strings.HasPrefix(blk.mimeType, kind+"/") {
+		b.diag(f, Warning, path+".mime_type", fmt.Sprintf("%s content with MIME type %q", kind, blk.mimeType), "")
+	}
+	return blk
+}
+
+func (b *builder) embedded(f *File, path string, e *spec.Embedded, roots map[string][]string) *block {
+	blk := &block{kind: "resource", mimeType: e.MimeType, uri: b.template(f, path+".uri", e.URI, roots)}
+	n := 0
+	if e.Text != nil {
+		n++
+		blk.text = b.template(f, path+".text", *e.Text, roots)
+		if blk.mimeType == "" {
+			blk.mimeType = "text/plain"
+		}
+	}
+	if e.Blob != "" {
+		n++
+		data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(e.Blob), ""))
+		if err != nil {
+			b.errorf(f, path+".blob", "invalid base64: %v", err)
+		}
+		blk.data = data
+	}
+	if e.File != "" {
+		n++
+		data, err := os.ReadFile(resolvePath(f, e.File))
+		if err != nil {
+			b.errorf(f, path+".file", "%s", readError(err))
+		}
+		if blk.mimeType == "" {
+			blk.mimeType = mime.TypeByExtension(filepath.Ext(e.File))
+		}
+		if isText(blk.mimeType) {
+			blk.text = templates.Literal(string(data))
+		} else {
+			blk.data = data
+		}
+	}
+	if n != 1 {
+		b.errorf(f, path, "an embedded resource has exactly one of text, blob, file")
+	}
+	return blk
+}
+
+func resolvePath(f *File, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(f.Dir, p)
+}
+
+func isText(mimeType string) bool {
+	mt, _, _ := mime.ParseMediaType(mimeType)
+	return strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json") ||
+		mt == "application/yaml" || mt == "application/xml" || strings.HasSuffix(mt, "+xml")
+}
+
+// render renders blocks with data.
+func (s *Server) render(blocks []*block, data map[string]any) ([]mcp.Content, error) {
+	out := make([]mcp.Content, 0, len(blocks))
+	for _, blk := range blocks {
+		c, err := blk.render(data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func (blk *block) render(data map[string]any) (mcp.Content, error) {
+	exec := func(t *templates.Template) (string, error) {
+		if t == nil {
+			return "", nil
+		}
+		return t.Execute(data)
+	}
+	switch blk.kind {
+	case "text":
+		text, err := exec(blk.text)
+		return &mcp.TextContent{Text: text}, err
+	case "image":
+		return &mcp.ImageContent{Data: blk.data, MIMEType: blk.mimeType}, nil
+	case "audio":
+		return &mcp.AudioContent{Data: blk.data, MIMEType: blk.mimeType}, nil
+	case "resource_link":
+		uri, err := exec(blk.uri)
+		return &mcp.ResourceLink{URI: uri, Name: blk.name, Description: blk.desc, MIMEType: blk.mimeType}, err
+	}
+	uri, err := exec(blk.uri)
+	if err != nil {
+		return nil, err
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: blk.mimeType}
+	if blk.text != nil {
+		if rc.Text, err = exec(blk.text); err != nil {
+			return nil, err
+		}
+	} else {
+		rc.Blob = blk.data
+	}
+	return &mcp.EmbeddedResource{Resource: rc}, nil
+}

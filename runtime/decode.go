@@ -1,0 +1,484 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/internal/suggest"
+	"github.com/mcpgen/mcpgen/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// decoder fills Go values from YAML nodes strictly: unknown and duplicate
+// keys, wrong types and missing required fields are diagnostics, and
+// environment references in scalars are expanded first.
+type decoder struct {
+	d       diags
+	lookup  LookupEnv
+	skipEnv bool      // leave unset variables alone (validate on CI machines)
+	secrets *[]string // values taken from the environment
+	raw     bool      // scalars were expanded already: take them as they are
+}
+
+var (
+	valueType    = reflect.TypeFor[spec.Value]()
+	nodeType     = reflect.TypeFor[*yaml.Node]()
+	handlerType  = reflect.TypeFor[spec.Handler]()
+	durationType = reflect.TypeFor[spec.Duration]()
+	sizeType     = reflect.TypeFor[spec.Size]()
+)
+
+// decode fills v from n; path names n in diagnostics.
+func (dc *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	n = resolveAlias(n)
+	if n == nil {
+		return
+	}
+	t := v.Type()
+	switch {
+	case t == valueType:
+		v.Set(reflect.ValueOf(spec.Value{Node: dc.expandTree(n, path)}))
+		return
+	case t == nodeType:
+		v.Set(reflect.ValueOf(dc.expandTree(n, path)))
+		return
+	case t == handlerType:
+		dc.decodeHandler(n, v, path)
+		return
+	}
+	if t.Kind() == reflect.Pointer {
+		if isNull(n) {
+			return
+		}
+		p := reflect.New(t.Elem())
+		dc.decode(n, p.Elem(), path)
+		v.Set(p)
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		dc.decodeStruct(n, v, path)
+	case reflect.Slice:
+		dc.decodeSlice(n, v, path)
+	case reflect.Map:
+		dc.decodeMap(n, v, path)
+	case reflect.Interface:
+		if x, ok := dc.toAny(n, path); ok {
+			if x != nil {
+				v.Set(reflect.ValueOf(x))
+			}
+		}
+	default:
+		dc.decodeScalar(n, v, path)
+	}
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+		} else if len(n.Content) > 0 {
+			n = n.Content[0]
+		} else {
+			return nil
+		}
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// describe names a node's YAML type for "expected X, got Y" messages.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "nothing (null)"
+	case "!!int":
+		return "an integer"
+	case "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	}
+	return fmt.Sprintf("the string %q", truncate(n.Value, 40))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// expectKind reports a diagnostic unless n has kind k.
+func (dc *decoder) expectKind(n *yaml.Node, k yaml.Kind, want, path string) bool {
+	if n.Kind == k {
+		return true
+	}
+	if k != yaml.ScalarNode && isNull(n) {
+		return false // an empty section: nothing to decode
+	}
+	dc.d.at(n, path, fmt.Sprintf("expected %s, got %s", want, describe(n)), "")
+	return false
+}
+
+// fieldInfo is one YAML key of a struct, possibly reached through inlined
+// structs.
+type fieldInfo struct {
+	index    []int
+	required bool
+}
+
+func structFields(t reflect.Type) (map[string]fieldInfo, []string) {
+	fields := map[string]fieldInfo{}
+	var order []string
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			idx := append(append([]int(nil), prefix...), i)
+			if strings.Contains(opts, "inline") {
+				walk(f.Type, idx)
+				continue
+			}
+			req := slicesContains(strings.Split(f.Tag.Get("jsonschema"), ","), "required")
+			fields[name] = fieldInfo{index: idx, required: req}
+			order = append(order, name)
+		}
+	}
+	walk(t, nil)
+	return fields, order
+}
+
+func slicesContains(s []string, x string) bool {
+	for _, e := range s {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+		return
+	}
+	fields, order := structFields(v.Type())
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			dc.d.at(k, path, "merge keys (<<) are not supported", "repeat the keys or use an anchor for the whole value")
+			continue
+		}
+		p := joinPath(path, k.Value)
+		if prev, dup := seen[k.Value]; dup {
+			dc.d.at(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
+			continue
+		}
+		seen[k.Value] = k
+		f, ok := fields[k.Value]
+		if !ok {
+			dc.d.at(k, path, fmt.Sprintf("unknown field %q", k.Value), suggest.DidYouMean(k.Value, order))
+			continue
+		}
+		dc.decode(val, v.FieldByIndex(f.index), p)
+	}
+	for _, name := range order {
+		if f := fields[name]; f.required && seen[name] == nil {
+			dc.d.at(n, path, fmt.Sprintf("missing required field %q", name), "")
+		}
+	}
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.SequenceNode, "a list", path) {
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, e := range n.Content {
+		dc.decode(e, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+	}
+	v.Set(s)
+}
+
+func (dc *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		p := joinPath(path, k.Value)
+		if prev, dup := seen[k.Value]; dup {
+			dc.d.at(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
+			continue
+		}
+		seen[k.Value] = k
+		e := reflect.New(v.Type().Elem()).Elem()
+		dc.decode(val, e, p)
+		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), e)
+	}
+	v.Set(m)
+}
+
+// decodeHandler reads kind and backend and keeps the whole mapping for the
+// kind to decode when the config is built.
+func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+		return
+	}
+	n = dc.expandTree(n, path)
+	h := spec.Handler{Body: n}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		switch k.Value {
+		case "kind":
+			dc.decodeScalar(val, reflect.ValueOf(&h.Kind).Elem(), joinPath(path, "kind"))
+		case "backend":
+			dc.decodeScalar(val, reflect.ValueOf(&h.Backend).Elem(), joinPath(path, "backend"))
+		}
+	}
+	if h.Kind == "" && h.Backend == "" {
+		dc.d.at(n, path, `missing required field "kind"`, "")
+	}
+	v.Set(reflect.ValueOf(h))
+}
+
+// scalarText expands environment references in a scalar and reports whether
+// the value may be typed as YAML would type a plain scalar.
+func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
+	if dc.raw {
+		return n.Value, false
+	}
+	s, used, errs := expand(n.Value, dc.lookup, dc.skipEnv)
+	for _, e := range errs {
+		dc.d.add(Error, n, e.off, path, e.msg, "")
+	}
+	if dc.secrets != nil {
+		*dc.secrets = append(*dc.secrets, used...)
+	}
+	return s, n.Style == 0 && s != n.Value
+}
+
+func (dc *decoder) decodeScalar(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.ScalarNode, "a single value", path) {
+		return
+	}
+	if isNull(n) {
+		return
+	}
+	s, _ := dc.scalarText(n, path)
+	fail := func(want string) {
+		got := describe(n)
+		if n.Tag == "!!str" || s != n.Value {
+			got = fmt.Sprintf("%q", truncate(s, 40))
+		}
+		dc.d.at(n, path, fmt.Sprintf("expected %s, got %s", want, got), "")
+	}
+	switch t := v.Type(); {
+	case t == durationType:
+		d, err := time.ParseDuration(s)
+		if err != nil || d < 0 {
+			fail("a duration such as 500ms, 30s or 2m")
+			return
+		}
+		v.SetInt(int64(d))
+	case t == sizeType:
+		size, ok := parseSize(s)
+		if !ok {
+			fail("a size such as 512, 64KiB or 4MiB")
+			return
+		}
+		v.SetInt(size)
+	case t.Kind() == reflect.String:
+		v.SetString(s)
+	case t.Kind() == reflect.Bool:
+		b, ok := parseBool(s)
+		if !ok || (n.Tag != "!!bool" && n.Style != 0 && s == n.Value) {
+			fail("true or false")
+			return
+		}
+		v.SetBool(b)
+	case t.Kind() >= reflect.Int && t.Kind() <= reflect.Int64:
+		i, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64)
+		if err != nil || v.OverflowInt(i) {
+			fail("an integer")
+			return
+		}
+		v.SetInt(i)
+	case t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64:
+		i, err := strconv.ParseUint(strings.ReplaceAll(s, "_", ""), 0, 64)
+		if err != nil || v.OverflowUint(i) {
+			fail("a non-negative integer")
+			return
+		}
+		v.SetUint(i)
+	case t.Kind() == reflect.Float32 || t.Kind() == reflect.Float64:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(f) {
+			fail("a number")
+			return
+		}
+		v.SetFloat(f)
+	default:
+		panic(fmt.Sprintf("mcpgen: decoding into %s is not supported", t))
+	}
+}
+
+func parseBool(s string) (bool, bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}
+
+func parseSize(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1000}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mult {
+		return 0, false
+	}
+	return n * mult, true
+}
+
+// toAny converts a node to plain Go values: map[string]any, []any, string,
+// int64, float64, bool or nil, as YAML types them.
+func (dc *decoder) toAny(n *yaml.Node, path string) (any, bool) {
+	n = resolveAlias(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			p := joinPath(path, k.Value)
+			if _, dup := m[k.Value]; dup {
+				dc.d.at(k, p, fmt.Sprintf("duplicate key %q", k.Value), "")
+				continue
+			}
+			x, _ := dc.toAny(n.Content[i+1], p)
+			m[k.Value] = x
+		}
+		return m, true
+	case yaml.SequenceNode:
+		s := make([]any, len(n.Content))
+		for i, e := range n.Content {
+			s[i], _ = dc.toAny(e, fmt.Sprintf("%s[%d]", path, i))
+		}
+		return s, true
+	}
+	s, retype := dc.scalarText(n, path)
+	tag := n.Tag
+	if retype {
+		tag = resolveTag(s)
+	}
+	return scalarAny(tag, s), true
+}
+
+// resolveTag types a plain scalar the way YAML 1.2's core schema does.
+func resolveTag(s string) string {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &n); err != nil || len(n.Content) != 1 || n.Content[0].Kind != yaml.ScalarNode {
+		return "!!str"
+	}
+	return n.Content[0].Tag
+}
+
+func scalarAny(tag, s string) any {
+	switch tag {
+	case "!!null":
+		return nil
+	case "!!bool":
+		b, _ := parseBool(s)
+		return b
+	case "!!int":
+		if i, err := strconv.ParseInt(strings.ReplaceAll(s, "_", ""), 0, 64); err == nil {
+			return i
+		}
+	case "!!float":
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return f
+		}
+		switch strings.ToLower(s) {
+		case ".inf", "+.inf":
+			return math.Inf(1)
+		case "-.inf":
+			return math.Inf(-1)
+		}
+	case "!!binary":
+		if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+			return string(b)
+		}
+	}
+	return s
+}
+
+// expandTree returns a copy of n with environment references expanded in
+// every scalar, keeping positions.
+func (dc *decoder) expandTree(n *yaml.Node, path string) *yaml.Node {
+	n = resolveAlias(n)
+	c := *n
+	switch n.Kind {
+	case yaml.ScalarNode:
+		s, retype := dc.scalarText(n, path)
+		c.Value = s
+		if retype {
+			c.Tag = resolveTag(s)
+		}
+	case yaml.MappingNode, yaml.SequenceNode:
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, e := range n.Content {
+			p := path
+			if n.Kind == yaml.MappingNode && i%2 == 1 {
+				p = joinPath(path, n.Content[i-1].Value)
+			} else if n.Kind == yaml.SequenceNode {
+				p = fmt.Sprintf("%s[%d]", path, i)
+			}
+			if n.Kind == yaml.MappingNode && i%2 == 0 {
+				c.Content[i] = resolveAlias(e)
+				continue
+			}
+			c.Content[i] = dc.expandTree(e, p)
+		}
+	}
+	return &c
+}

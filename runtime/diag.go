@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Severity of a Diagnostic.
+type Severity string
+
+// Severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// A Diagnostic is one problem found in a config, at a position in the user's
+// own file.
+type Diagnostic struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`             // 1-based; 0 when unknown
+	Col      int      `json:"column,omitempty"` // 1-based; 0 when unknown
+	Path     string   `json:"path,omitempty"`   // e.g. tools[1].handler.timeout
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint,omitempty"` // e.g. did you mean "timeout"?
+	Severity Severity `json:"severity"`
+}
+
+// String formats d as "file:line:col: [warning: ]path: message[; hint]".
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d:", d.Line)
+		if d.Col > 0 {
+			fmt.Fprintf(&b, "%d:", d.Col)
+		}
+	} else {
+		b.WriteString(":")
+	}
+	b.WriteString(" ")
+	if d.Severity == Warning {
+		b.WriteString("warning: ")
+	}
+	if d.Path != "" {
+		b.WriteString(d.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(d.Message)
+	if d.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(d.Hint)
+	}
+	return b.String()
+}
+
+// Diagnostics is every problem found in one run.
+type Diagnostics []Diagnostic
+
+// Errors counts the diagnostics of severity Error.
+func (ds Diagnostics) Errors() int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+// Warnings counts the diagnostics of severity Warning.
+func (ds Diagnostics) Warnings() int { return len(ds) - ds.Errors() }
+
+// Sort orders the diagnostics by file, line and column, dropping exact
+// duplicates.
+func (ds Diagnostics) Sort() Diagnostics {
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line),
+			cmp.Compare(a.Col, b.Col))
+	})
+	return slices.Compact(ds)
+}
+
+// Summary is the closing line of a report: "2 errors, 1 warning".
+func (ds Diagnostics) Summary() string {
+	plural := func(n int, w string) string {
+		if n == 1 {
+			return "1 " + w
+		}
+		return fmt.Sprintf("%d %ss", n, w)
+	}
+	e, w := ds.Errors(), ds.Warnings()
+	switch {
+	case e > 0 && w > 0:
+		return plural(e, "error") + ", " + plural(w, "warning")
+	case w > 0:
+		return plural(w, "warning")
+	default:
+		return plural(e, "error")
+	}
+}
+
+// Error makes Diagnostics usable as an error: one diagnostic per line.
+func (ds Diagnostics) Error() string {
+	lines := make([]string, len(ds))
+	for i, d := range ds {
+		lines[i] = d.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// diags collects diagnostics for one file.
+type diags struct {
+	file string
+	list *Diagnostics
+}
+
+func (d diags) at(n *yaml.Node, path, msg, hint string) {
+	d.add(Error, n, 0, path, msg, hint)
+}
+
+func (d diags) warn(n *yaml.Node, path, msg, hint string) {
+	d.add(Warning, n, 0, path, msg, hint)
+}
+
+// add records a diagnostic at n, shifted by off characters when n is a plain
+// scalar on one line (a position inside the scalar's text).
+func (d diags) add(sev Severity, n *yaml.Node, off int, path, msg, hint string) {
+	diag := Diagnostic{File: d.file, Path: path, Message: msg, Hint: hint, Severity: sev}
+	if n != nil {
+		diag.Line, diag.Col = n.Line, n.Column
+		diag.Col += scalarOffset(n, off)
+	}
+	if diag.Line == 0 {
+		diag.Line = 1
+	}
+	*d.list = append(*d.list, diag)
+}
+
+// scalarOffset maps an offset into a scalar's value to a column offset in the
+// file, as far as the scalar's style allows: quoted scalars start one column
+// later; multi-line and block scalars point at their start.
+func scalarOffset(n *yaml.Node, off int) int {
+	if off <= 0 || n.Kind != yaml.ScalarNode || strings.Contains(n.Value[:min(off, len(n.Value))], "\n") {
+		return 0
+	}
+	switch n.Style {
+	case 0, yaml.TaggedStyle:
+		return off
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		return off + 1
+	}
+	return 0
+}

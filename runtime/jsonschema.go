@@ -1,0 +1,266 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"gopkg.in/yaml.v3"
+)
+
+// schema is a compiled JSON Schema together with the JSON it was compiled
+// from (served verbatim in tools/list) and its decoded form (which types the
+// expression environment).
+type schema struct {
+	raw      json.RawMessage
+	doc      map[string]any
+	compiled *jsonschema.Schema
+}
+
+// noLoader refuses every external reference: a schema in a config is
+// self-contained, and loading a URL or file at build time is not wanted.
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("external reference %q is not allowed; put the schema under $defs", url)
+}
+
+// compileSchema compiles raw JSON as a JSON Schema (draft 2020-12 unless
+// $schema says otherwise) whose root must describe an object.
+func compileSchema(name string, raw []byte) (*schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, errors.New("a schema is a mapping")
+	}
+	if t, _ := m["type"].(string); t != "object" {
+		return nil, errors.New(`the root of a tool's schema must have type: object`)
+	}
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	url := "mcpgen:///" + name
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	compiled, err := c.Compile(url)
+	if err != nil {
+		return nil, errors.New(cleanSchemaError(err.Error(), url))
+	}
+	plain, _ := decodeJSON(raw) // numbers as int64/float64, for the expression types
+	pm, _ := plain.(map[string]any)
+	return &schema{raw: raw, doc: pm, compiled: compiled}, nil
+}
+
+func cleanSchemaError(msg, url string) string {
+	msg = strings.ReplaceAll(msg, url+"#", "")
+	msg = strings.ReplaceAll(msg, url, "")
+	return strings.ReplaceAll(msg, "jsonschema: ", "")
+}
+
+var printer = message.NewPrinter(language.English)
+
+// validate checks v (decoded with decodeJSON) against the schema. The error
+// names every failing location and rule, for a model to correct its call.
+func (s *schema) validate(v any) error {
+	err := s.compiled.Validate(toValidatable(v))
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	var msgs []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(e.InstanceLocation, "/")
+			msgs = append(msgs, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(printer)))
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	slices.Sort(msgs)
+	return errors.New(strings.Join(slices.Compact(msgs), "; "))
+}
+
+// toValidatable converts int64/float64 into json.Number, which is what the
+// validator expects for numbers.
+func toValidatable(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = toValidatable(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = toValidatable(e)
+		}
+		return out
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10))
+	case int:
+		return json.Number(strconv.Itoa(v))
+	case float64:
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return v
+}
+
+// decodeJSON decodes JSON with whole numbers as int64 and others as float64.
+func decodeJSON(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return fromNumbers(v), nil
+}
+
+func fromNumbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = fromNumbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = fromNumbers(e)
+		}
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	}
+	return v
+}
+
+// nodeJSON renders a YAML value as JSON, keeping the order of keys, so that a
+// schema written in YAML is served as written.
+func nodeJSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	err := writeNodeJSON(&b, n)
+	return b.Bytes(), err
+}
+
+func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
+	n = resolveAlias(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(n.Content[i].Value)
+			b.Write(k)
+			b.WriteByte(':')
+			if err := writeNodeJSON(b, n.Content[i+1]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, e := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeNodeJSON(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	default:
+		x := scalarAny(n.Tag, n.Value)
+		if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return fmt.Errorf("%s is not a JSON number", n.Value)
+		}
+		enc, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		b.Write(enc)
+	}
+	return nil
+}
+
+// argsSchema compiles the concise argument list to a JSON Schema.
+func argsSchema(args []*spec.Arg) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{`)
+	var required []string
+	for i, a := range args {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(a.Name)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(argSchema(a))
+		if a.Required {
+			required = append(required, a.Name)
+		}
+	}
+	b.WriteByte('}')
+	if len(required) > 0 {
+		r, _ := json.Marshal(required)
+		b.WriteString(`,"required":`)
+		b.Write(r)
+	}
+	b.WriteString(`,"additionalProperties":false}`)
+	return b.Bytes()
+}
+
+func argSchema(a *spec.Arg) []byte {
+	type prop struct {
+		Type        string   `json:"type"`
+		Description string   `json:"description,omitempty"`
+		Default     any      `json:"default,omitempty"`
+		Enum        []any    `json:"enum,omitempty"`
+		Minimum     *float64 `json:"minimum,omitempty"`
+		Maximum     *float64 `json:"maximum,omitempty"`
+		MinLength   *int     `json:"minLength,omitempty"`
+		MaxLength   *int     `json:"maxLength,omitempty"`
+		Pattern     string   `json:"pattern,omitempty"`
+		Items       any      `json:"items,omitempty"`
+	}
+	p := prop{Type: a.Type, Description: a.Description, Default: a.Default, Enum: a.Enum,
+		Minimum: a.Minimum, Maximum: a.Maximum, MinLength: a.MinLength, MaxLength: a.MaxLength,
+		Pattern: a.Pattern}
+	if p.Type == "" {
+		p.Type = "string"
+	}
+	if p.Type == "array" {
+		items := a.Items
+		if items == "" {
+			items = "string"
+		}
+		p.Items = map[string]string{"type": items}
+	}
+	out, _ := json.Marshal(p)
+	return out
+}

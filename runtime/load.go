@@ -1,0 +1,159 @@
+// Package runtime loads mcpgen configs, builds them into a server and serves
+// it over MCP.
+//
+// Load reads YAML files strictly, keeping every node's position; Build
+// compiles schemas, expressions and templates and asks each backend kind to
+// build its handlers; the Server it returns is registered on the official
+// MCP Go SDK and served over stdio or Streamable HTTP. Every problem in a
+// config is a Diagnostic with a position in the user's own file.
+package runtime
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// LoadOptions control how configs are read.
+type LoadOptions struct {
+	// LookupEnv resolves ${VAR} references; os.LookupEnv when nil.
+	LookupEnv LookupEnv
+	// SkipEnv leaves unset variables without a default unreported, for
+	// validating on machines that do not hold the secrets.
+	SkipEnv bool
+}
+
+// File is one loaded config file.
+type File struct {
+	Path   string       // as given by the user; used in diagnostics
+	Dir    string       // directory that relative paths in the file start from
+	Config *spec.Config // decoded contents
+	Root   *yaml.Node   // the document's root mapping, for positions
+	// Secrets are values the file took from the environment.
+	Secrets []string
+}
+
+// Load reads and decodes the config files at paths. It returns the files
+// that parsed, and every problem found in any of them.
+func Load(paths []string, opts LoadOptions) ([]*File, Diagnostics) {
+	var (
+		files []*File
+		ds    Diagnostics
+	)
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			ds = append(ds, Diagnostic{File: p, Message: readError(err), Severity: Error})
+			continue
+		}
+		if f := LoadBytes(p, data, opts, &ds); f != nil {
+			files = append(files, f)
+		}
+	}
+	return files, ds
+}
+
+func readError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return "cannot read file: " + err.Error()
+}
+
+// LoadBytes decodes one config file's contents, appending problems to ds.
+// It returns nil when the YAML does not parse.
+func LoadBytes(path string, data []byte, opts LoadOptions, ds *Diagnostics) *File {
+	d := diags{file: path, list: ds}
+	root, ok := parseYAML(data, d)
+	if !ok {
+		return nil
+	}
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root}
+	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets}
+	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
+	if f.Config.Version != 1 {
+		n := valueNode(root, "version")
+		if n == nil {
+			n = root
+		}
+		if f.Config.Version != 0 {
+			d.at(n, "version", fmt.Sprintf("unsupported version %d", f.Config.Version), "this mcpgen reads version: 1")
+		}
+	}
+	return f
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses one YAML document, reporting syntax errors with a line.
+func parseYAML(data []byte, d diags) (*yaml.Node, bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		msg := err.Error()
+		line := 1
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		} else if msg == "EOF" {
+			msg = "the file is empty; it needs at least `version: 1`"
+		}
+		*d.list = append(*d.list, Diagnostic{File: d.file, Line: line, Message: "yaml: " + msg, Severity: Error})
+		return nil, false
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		d.at(&extra, "", "a config file holds one YAML document", "split documents into separate files")
+	}
+	root := resolveAlias(&doc)
+	if root == nil || root.Kind != yaml.MappingNode {
+		n := root
+		if n == nil {
+			n = &doc
+		}
+		d.at(n, "", "a config file is a mapping with at least `version: 1`", "")
+		return nil, false
+	}
+	return root, true
+}
+
+// valueNode returns the value of key in mapping n, or nil.
+func valueNode(n *yaml.Node, key string) *yaml.Node {
+	n = resolveAlias(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return resolveAlias(n.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// keyNode returns the key node of key in mapping n, or nil.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	n = resolveAlias(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}

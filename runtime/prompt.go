@@ -1,0 +1,113 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// prompt is a built prompt.
+type prompt struct {
+	def      *mcp.Prompt
+	args     []*spec.PromptArg
+	roles    []mcp.Role
+	messages []*block
+}
+
+func (b *builder) prompts(f *File) {
+	for i, p := range f.Config.Prompts {
+		path := fmt.Sprintf("prompts[%d]", i)
+		if p == nil {
+			b.errorf(f, path, "empty prompt")
+			continue
+		}
+		if pr := b.prompt(f, path, p); pr != nil {
+			b.srv.prompts = append(b.srv.prompts, pr)
+		}
+	}
+}
+
+func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
+	before := b.ds.Errors()
+	if !toolName.MatchString(p.Name) {
+		b.diag(f, Error, path+".name", fmt.Sprintf("invalid prompt name %q", p.Name),
+			"use 1 to 128 letters, digits, '_', '-' or '.'")
+	} else {
+		b.unique(f, "prompt", p.Name, path+".name")
+	}
+	if p.Description == "" {
+		b.errorf(f, path+".description", "a prompt needs a description")
+	}
+	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
+	var names []string
+	for i, a := range p.Arguments {
+		if slices.Contains(names, a.Name) {
+			b.errorf(f, fmt.Sprintf("%s.arguments[%d].name", path, i), "argument %q is declared twice", a.Name)
+		}
+		names = append(names, a.Name)
+		pr.def.Arguments = append(pr.def.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title,
+			Description: a.Description, Required: a.Required})
+	}
+	roots := map[string][]string{"args": names}
+	for i, m := range p.Messages {
+		mp := fmt.Sprintf("%s.messages[%d]", path, i)
+		if m == nil {
+			b.errorf(f, mp, "empty message")
+			continue
+		}
+		role := m.Role
+		switch role {
+		case "":
+			role = "user"
+		case "user", "assistant":
+		default:
+			b.diag(f, Error, mp+".role", fmt.Sprintf("unknown role %q", role), "a role is user or assistant")
+		}
+		pr.roles = append(pr.roles, mcp.Role(role))
+		if blk := b.block(f, mp, &m.Content, roots); blk != nil {
+			pr.messages = append(pr.messages, blk)
+		}
+	}
+	if len(p.Messages) == 0 {
+		b.errorf(f, path+".messages", "a prompt needs at least one message")
+	}
+	if b.ds.Errors() > before {
+		return nil
+	}
+	return pr
+}
+
+// get renders the prompt's messages with the request's arguments.
+func (s *Server) getPrompt(_ context.Context, p *prompt, given map[string]string) (*mcp.GetPromptResult, error) {
+	args := map[string]any{}
+	var missing []string
+	for _, a := range p.args {
+		v, ok := given[a.Name]
+		switch {
+		case ok:
+			args[a.Name] = v
+		case a.Required:
+			missing = append(missing, a.Name)
+		default:
+			args[a.Name] = a.Default
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("prompt %q: missing required arguments: %s", p.def.Name, strings.Join(missing, ", "))}
+	}
+	content, err := s.render(p.messages, map[string]any{"args": args})
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
+	}
+	res := &mcp.GetPromptResult{Description: p.def.Description}
+	for i, c := range content {
+		res.Messages = append(res.Messages, &mcp.PromptMessage{Role: p.roles[i], Content: c})
+	}
+	return res, nil
+}

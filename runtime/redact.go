@@ -1,0 +1,39 @@
+package runtime
+
+import (
+	"slices"
+	"strings"
+)
+
+// redactor masks secrets (values a config took from the environment) in
+// text that leaves the server: errors, logs, results.
+type redactor struct {
+	secrets []string
+	r       *strings.Replacer
+}
+
+// minSecret is the shortest value treated as a secret: masking "1" or "on"
+// everywhere would garble output without protecting anything.
+const minSecret = 4
+
+func (r *redactor) add(values ...string) {
+	for _, v := range values {
+		if len(v) >= minSecret && !slices.Contains(r.secrets, v) {
+			r.secrets = append(r.secrets, v)
+		}
+	}
+	// longest first, so a secret containing another is masked whole
+	slices.SortFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(r.secrets))
+	for _, s := range r.secrets {
+		pairs = append(pairs, s, "****")
+	}
+	r.r = strings.NewReplacer(pairs...)
+}
+
+func (r *redactor) apply(s string) string {
+	if r == nil || r.r == nil {
+		return s
+	}
+	return r.r.Replace(s)
+}

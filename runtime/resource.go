@@ -1,0 +1,278 @@
+package runtime
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/templates"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// MaxResourceSize bounds the contents of one resource read.
+const MaxResourceSize = 16 << 20
+
+// resource is a built resource or resource template.
+type resource struct {
+	def      *mcp.Resource         // for a fixed URI
+	tmpl     *mcp.ResourceTemplate // for a template
+	match    *uritemplate.Template
+	vars     []string
+	complete map[string][]string
+	mimeType string
+	text     *templates.Template
+	blob     []byte
+	file     *templates.Template // path inside root
+	root     string
+	handler  handlers.Handler
+}
+
+func (b *builder) resources(f *File) {
+	for i, r := range f.Config.Resources {
+		path := fmt.Sprintf("resources[%d]", i)
+		if r == nil {
+			continue
+		}
+		before := b.ds.Errors()
+		if _, err := url.Parse(r.URI); err != nil || !strings.Contains(r.URI, ":") {
+			b.diag(f, Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
+		} else {
+			b.unique(f, "resource", r.URI, path+".uri")
+		}
+		res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
+			Description: r.Description, MIMEType: r.MimeType}}
+		b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
+		res.def.MIMEType = res.mimeType
+		if b.ds.Errors() == before {
+			b.srv.resources = append(b.srv.resources, res)
+		}
+	}
+	for i, r := range f.Config.ResourceTemplates {
+		path := fmt.Sprintf("resource_templates[%d]", i)
+		if r == nil {
+			continue
+		}
+		before := b.ds.Errors()
+		ut, err := uritemplate.New(r.URITemplate)
+		if err != nil || !strings.Contains(r.URITemplate, ":") {
+			b.diag(f, Error, path+".uri_template", fmt.Sprintf("invalid URI template %q", r.URITemplate),
+				"an RFC 6570 template with a scheme, e.g. docs://pages/{name}")
+			continue
+		}
+		b.unique(f, "resource template", r.URITemplate, path+".uri_template")
+		res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
+			Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
+		for v := range r.Complete {
+			if !contains(res.vars, v) {
+				b.diag(f, Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
+			}
+		}
+		argsType := types.Map{}
+		for _, v := range res.vars {
+			argsType[v] = types.String
+		}
+		b.source(f, path, res, &r.Source, argsType, r.MimeType)
+		res.tmpl.MIMEType = res.mimeType
+		if b.ds.Errors() == before {
+			b.srv.templates = append(b.srv.templates, res)
+		}
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, e := range s {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
+
+// source compiles where a resource's contents come from.
+func (b *builder) source(f *File, path string, res *resource, src *spec.Source, args types.Map, mimeType string) {
+	roots := map[string][]string{"args": argNames(args)}
+	res.mimeType = mimeType
+	n := 0
+	if src.Text != nil {
+		n++
+		res.text = b.template(f, path+".text", *src.Text, roots)
+		if res.mimeType == "" {
+			res.mimeType = "text/plain"
+		}
+	}
+	if src.Blob != "" {
+		n++
+		data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(src.Blob), ""))
+		if err != nil {
+			b.errorf(f, path+".blob", "invalid base64: %v", err)
+		}
+		res.blob = data
+		if res.mimeType == "" {
+			res.mimeType = "application/octet-stream"
+		}
+	}
+	if src.File != "" {
+		n++
+		res.file = b.template(f, path+".file", src.File, roots)
+		res.root = resolvePath(f, src.Root)
+		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
+			b.errorf(f, path+".root", "root %q is not a directory", src.Root)
+		}
+		if lit, ok := constOf(res.file); ok && res.mimeType == "" {
+			res.mimeType = mime.TypeByExtension(filepath.Ext(lit))
+		}
+	} else if src.Root != "" {
+		b.errorf(f, path+".root", "root is for file-backed resources")
+	}
+	if src.Handler != nil {
+		n++
+		res.handler = b.buildHandler(f, path+".handler", src.Handler, args)
+	}
+	if n != 1 {
+		b.errorf(f, path, "a resource has exactly one of text, blob, file, handler")
+	}
+}
+
+func constOf(t *templates.Template) (string, bool) {
+	if t == nil {
+		return "", false
+	}
+	return t.Constant()
+}
+
+// read returns the contents of uri, which matched res.
+func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.ReadResourceResult, error) {
+	args := map[string]any{}
+	if res.match != nil {
+		vals := res.match.Match(uri)
+		if vals == nil {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		for _, v := range res.vars {
+			args[v] = vals.Get(v).String()
+		}
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType}
+	data := map[string]any{"args": args}
+	var err error
+	switch {
+	case res.text != nil:
+		rc.Text, err = res.text.Execute(data)
+	case res.file != nil:
+		err = s.readFile(res, data, rc)
+	case res.handler != nil:
+		err = s.readHandler(ctx, res, args, rc)
+	default:
+		rc.Blob = res.blob
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+}
+
+// readFile reads a file confined to the resource's root: os.Root refuses
+// paths that leave it by "..", an absolute path or a symbolic link.
+func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceContents) error {
+	name, err := res.file.Execute(data)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsLocal(name) {
+		return fmt.Errorf("%q is outside the resource root", name)
+	}
+	root, err := os.OpenRoot(res.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	fh, err := root.Open(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return fmt.Errorf("cannot read %q: outside the resource root or unreadable", name)
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err != nil || st.IsDir() {
+		return fmt.Errorf("%q is not a file: %w", name, fs.ErrNotExist)
+	}
+	body, err := io.ReadAll(io.LimitReader(fh, MaxResourceSize+1))
+	if err != nil {
+		return err
+	}
+	if len(body) > MaxResourceSize {
+		return fmt.Errorf("%q is larger than %d bytes", name, MaxResourceSize)
+	}
+	if rc.MIMEType == "" {
+		rc.MIMEType = mime.TypeByExtension(filepath.Ext(name))
+	}
+	if rc.MIMEType == "" || isText(rc.MIMEType) {
+		if rc.MIMEType == "" {
+			rc.MIMEType = "text/plain"
+		}
+		rc.Text = string(body)
+	} else {
+		rc.Blob = body
+	}
+	return nil
+}
+
+// readHandler reads through a backend: a structured result becomes JSON
+// text, text content text, binary content a blob.
+func (s *Server) readHandler(ctx context.Context, res *resource, args map[string]any, rc *mcp.ResourceContents) error {
+	out, err := res.handler.Call(ctx, &handlers.Call{Args: args, Notify: handlers.Nop{}})
+	if err != nil {
+		return err
+	}
+	if out.IsError {
+		return errors.New(contentText(out.Content))
+	}
+	if out.Structured != nil {
+		rc.Text = eval.Format(out.Structured)
+		if rc.MIMEType == "" {
+			rc.MIMEType = "application/json"
+		}
+		return nil
+	}
+	for _, c := range out.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			rc.Text += c.Text
+		case *mcp.ImageContent:
+			rc.Blob, rc.MIMEType = c.Data, c.MIMEType
+		case *mcp.AudioContent:
+			rc.Blob, rc.MIMEType = c.Data, c.MIMEType
+		case *mcp.EmbeddedResource:
+			rc.Text, rc.Blob, rc.MIMEType = c.Resource.Text, c.Resource.Blob, c.Resource.MIMEType
+		}
+	}
+	return nil
+}
+
+func contentText(cs []mcp.Content) string {
+	var parts []string
+	for _, c := range cs {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

@@ -1,0 +1,208 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Info describes the server to clients.
+type Info struct {
+	Name, Version, Title, Instructions string
+}
+
+// Server is a built config: tools, prompts and resources ready to serve.
+type Server struct {
+	info      Info
+	logger    *slog.Logger
+	tools     []*tool
+	toolIndex map[string]*tool
+	prompts   []*prompt
+	resources []*resource
+	templates []*resource
+	closers   []io.Closer
+	redact    *redactor
+}
+
+func newServer(logger *slog.Logger) *Server {
+	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{}}
+}
+
+// Info returns the server's name, version, title and instructions.
+func (s *Server) Info() Info { return s.info }
+
+// ToolNames lists the tools, in config order.
+func (s *Server) ToolNames() []string {
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.def.Name
+	}
+	return names
+}
+
+// Close releases what handlers and backends hold (pools, processes).
+func (s *Server) Close() error {
+	var errs []error
+	for _, c := range slices.Backward(s.closers) {
+		errs = append(errs, c.Close())
+	}
+	s.closers = nil
+	return errors.Join(errs...)
+}
+
+// CallTool calls a tool outside any MCP session (for `mcpgen call` and
+// tests). Argument errors and tool failures come back as a result with
+// IsError set; the error is for an unknown tool.
+func (s *Server) CallTool(ctx context.Context, name string, args []byte, n handlers.Notifier) (*mcp.CallToolResult, error) {
+	t, ok := s.toolIndex[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown tool %q", name)
+	}
+	if n == nil {
+		n = handlers.Nop{}
+	}
+	return s.call(ctx, t, args, n), nil
+}
+
+// MCP returns a go-sdk server with everything registered. Capabilities follow
+// the config: prompts, resources and completions are declared only when the
+// config has them; logging always.
+func (s *Server) MCP() *mcp.Server {
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+	if len(s.tools) > 0 {
+		caps.Tools = &mcp.ToolCapabilities{}
+	}
+	if len(s.prompts) > 0 {
+		caps.Prompts = &mcp.PromptCapabilities{}
+	}
+	if len(s.resources)+len(s.templates) > 0 {
+		caps.Resources = &mcp.ResourceCapabilities{}
+	}
+	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps, Logger: s.logger}
+	if len(s.prompts)+len(s.templates) > 0 {
+		caps.Completions = &mcp.CompletionCapabilities{}
+		opts.CompletionHandler = s.complete
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title}, opts)
+	for _, t := range s.tools {
+		srv.AddTool(t.def, s.toolHandler(t))
+	}
+	for _, p := range s.prompts {
+		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return s.getPrompt(ctx, p, req.Params.Arguments)
+		})
+	}
+	for _, r := range s.resources {
+		srv.AddResource(r.def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return s.read(ctx, r, req.Params.URI)
+		})
+	}
+	for _, r := range s.templates {
+		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return s.read(ctx, r, req.Params.URI)
+		})
+	}
+	return srv
+}
+
+func (s *Server) toolHandler(t *tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name}), nil
+	}
+}
+
+// notifier sends a call's logs and progress to the session that made it.
+type notifier struct {
+	req      *mcp.CallToolRequest
+	logger   string
+	progress float64
+}
+
+var levels = map[slog.Level]mcp.LoggingLevel{
+	slog.LevelDebug: "debug", slog.LevelInfo: "info", slog.LevelWarn: "warning", slog.LevelError: "error",
+}
+
+func (n *notifier) Log(ctx context.Context, level slog.Level, msg string, data map[string]any) {
+	l, ok := levels[level]
+	if !ok {
+		l = "info"
+	}
+	var payload any = msg
+	if len(data) > 0 {
+		m := map[string]any{"message": msg}
+		for k, v := range data {
+			m[k] = v
+		}
+		payload = m
+	}
+	_ = n.req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: l, Logger: n.logger, Data: payload})
+}
+
+// Progress sends progress only when the client asked for it, and never lets
+// it go backwards.
+func (n *notifier) Progress(ctx context.Context, progress, total float64, msg string) {
+	token := n.req.Params.GetProgressToken()
+	if token == nil {
+		return
+	}
+	n.progress = max(n.progress, progress)
+	_ = n.req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token,
+		Progress: n.progress, Total: total, Message: msg})
+}
+
+// maxCompletions is the most values completion/complete may return.
+const maxCompletions = 100
+
+func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	p := req.Params
+	if p.Ref == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing ref"}
+	}
+	var values []string
+	switch p.Ref.Type {
+	case "ref/prompt":
+		for _, pr := range s.prompts {
+			if pr.def.Name != p.Ref.Name {
+				continue
+			}
+			for _, a := range pr.args {
+				if a.Name == p.Argument.Name {
+					values = a.Complete
+				}
+			}
+		}
+	case "ref/resource":
+		for _, r := range s.templates {
+			if r.tmpl.URITemplate == p.Ref.URI {
+				values = r.complete[p.Argument.Name]
+			}
+		}
+	default:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown ref type %q", p.Ref.Type)}
+	}
+	return completion(values, p.Argument.Value), nil
+}
+
+// completion filters values by prefix, returning at most maxCompletions.
+func completion(values []string, prefix string) *mcp.CompleteResult {
+	matched := []string{}
+	for _, v := range values {
+		if strings.HasPrefix(strings.ToLower(v), strings.ToLower(prefix)) {
+			matched = append(matched, v)
+		}
+	}
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: matched, Total: len(matched)}}
+	if len(matched) > maxCompletions {
+		res.Completion.Values = matched[:maxCompletions]
+		res.Completion.HasMore = true
+	}
+	return res
+}

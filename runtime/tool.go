@@ -1,0 +1,231 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxArgsSize bounds the JSON arguments of one tool call.
+const MaxArgsSize = 4 << 20
+
+// tool is a built tool, ready to call.
+type tool struct {
+	def     *mcp.Tool
+	in      *schema
+	out     *schema
+	handler handlers.Handler
+	content []*block
+	isError bool
+}
+
+// toolName is what MCP clients accept as a tool name.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+func (b *builder) tools(f *File) {
+	for i, t := range f.Config.Tools {
+		path := fmt.Sprintf("tools[%d]", i)
+		if t == nil {
+			b.errorf(f, path, "empty tool")
+			continue
+		}
+		if tl := b.tool(f, path, t); tl != nil {
+			b.srv.tools = append(b.srv.tools, tl)
+			b.srv.toolIndex[t.Name] = tl
+		}
+	}
+}
+
+func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
+	before := b.ds.Errors()
+	if !toolName.MatchString(t.Name) {
+		b.diag(f, Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
+			"use 1 to 128 letters, digits, '_', '-' or '.'")
+	} else {
+		b.unique(f, "tool", t.Name, path+".name")
+	}
+	if t.Description == "" {
+		b.errorf(f, path+".description", "a tool needs a description: it is how the model knows when to call it")
+	}
+	in := b.inputSchema(f, path, t)
+	var argsType types.Type = types.Map{}
+	if in != nil {
+		argsType = eval.TypeOf(in.doc)
+	}
+	tl := &tool{in: in, isError: t.Error}
+	if t.OutputSchema != nil {
+		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
+	}
+	roots := map[string][]string{"args": argNames(argsType)}
+	switch {
+	case t.Handler != nil:
+		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType)
+		roots["result"] = nil
+		if t.Error {
+			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")
+		}
+	case len(t.Content) == 0:
+		b.errorf(f, path, "a tool needs a handler or content")
+	}
+	tl.content = b.blocks(f, path+".content", t.Content, roots)
+	if b.ds.Errors() > before {
+		return nil
+	}
+	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: in.raw, Annotations: annotations(t)}
+	if tl.out != nil {
+		tl.def.OutputSchema = tl.out.raw
+	}
+	return tl
+}
+
+func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
+	switch {
+	case t.InputSchema != nil && len(t.Args) > 0:
+		b.errorf(f, path+".input_schema", "give either args or input_schema, not both")
+		return nil
+	case t.InputSchema != nil:
+		return b.schemaAt(f, path+".input_schema", t.Name+"/input", t.InputSchema)
+	}
+	seen := map[string]bool{}
+	for i, a := range t.Args {
+		p := fmt.Sprintf("%s.args[%d]", path, i)
+		if seen[a.Name] {
+			b.errorf(f, p+".name", "argument %q is declared twice", a.Name)
+		}
+		seen[a.Name] = true
+		if a.Items != "" && a.Type != "array" {
+			b.errorf(f, p+".items", "items is for arguments of type array")
+		}
+	}
+	s, err := compileSchema(t.Name+"/input", argsSchema(t.Args))
+	if err != nil {
+		b.errorf(f, path+".args", "%v", err)
+		return nil
+	}
+	return s
+}
+
+func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
+	raw, err := nodeJSON(v.Node)
+	if err == nil {
+		var s *schema
+		if s, err = compileSchema(name, raw); err == nil {
+			return s
+		}
+	}
+	b.errorf(f, path, "invalid JSON Schema: %v", err)
+	return nil
+}
+
+func annotations(t *spec.Tool) *mcp.ToolAnnotations {
+	a := t.Annotations
+	if a == nil {
+		return nil
+	}
+	out := &mcp.ToolAnnotations{Title: a.Title, DestructiveHint: a.Destructive, OpenWorldHint: a.OpenWorld}
+	if a.ReadOnly != nil {
+		out.ReadOnlyHint = *a.ReadOnly
+	}
+	if a.Idempotent != nil {
+		out.IdempotentHint = *a.Idempotent
+	}
+	return out
+}
+
+// errInvalidArgs marks arguments the schema rejects.
+var errInvalidArgs = errors.New("invalid arguments")
+
+// decodeArgs parses, validates and completes a call's arguments.
+func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
+	if len(raw) > MaxArgsSize {
+		return nil, fmt.Errorf("%w: larger than %d bytes", errInvalidArgs, MaxArgsSize)
+	}
+	args := map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		v, err := decodeJSON(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%w: arguments must be an object", errInvalidArgs)
+		}
+		args = m
+	}
+	if err := t.in.validate(args); err != nil {
+		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
+	}
+	props, _ := t.in.doc["properties"].(map[string]any)
+	for name, p := range props {
+		p, _ := p.(map[string]any)
+		if _, given := args[name]; !given {
+			if d, ok := p["default"]; ok {
+				args[name] = d
+			}
+		}
+		if f, ok := args[name].(int64); ok && p["type"] == "number" {
+			args[name] = float64(f)
+		}
+	}
+	return args, nil
+}
+
+// call runs the tool with raw JSON arguments. Everything a model can get
+// wrong comes back as a result with IsError set; the error return is only
+// for a canceled context.
+func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
+	args, err := t.decodeArgs(raw)
+	if err != nil {
+		return errorResult(err.Error())
+	}
+	data := map[string]any{"args": args}
+	var res *handlers.Result
+	if t.handler != nil {
+		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n})
+		if err != nil {
+			if ctx.Err() != nil {
+				return errorResult("canceled: " + s.redact.apply(err.Error()))
+			}
+			return errorResult(s.redact.apply(err.Error()))
+		}
+		data["result"] = res.Structured
+	}
+	out := &mcp.CallToolResult{IsError: t.isError}
+	if res != nil {
+		out.Content, out.IsError = res.Content, res.IsError
+		if res.Structured != nil && !res.IsError {
+			if t.out != nil {
+				if err := t.out.validate(res.Structured); err != nil {
+					return errorResult("the result does not match the tool's output schema: " + err.Error())
+				}
+			}
+			out.StructuredContent = res.Structured
+		}
+	}
+	if len(t.content) > 0 {
+		if out.Content, err = s.render(t.content, data); err != nil {
+			return errorResult(s.redact.apply(err.Error()))
+		}
+	}
+	if len(out.Content) == 0 && out.StructuredContent != nil {
+		text, _ := json.MarshalIndent(out.StructuredContent, "", "  ")
+		out.Content = []mcp.Content{&mcp.TextContent{Text: string(text)}}
+	}
+	if out.Content == nil {
+		out.Content = []mcp.Content{}
+	}
+	return out
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}

@@ -1,0 +1,54 @@
+// Package spec holds the Go types of an mcpgen configuration file.
+//
+// The types carry no behaviour: runtime.Load fills them from YAML (keeping
+// every node's position), runtime.Build turns them into a server, and the
+// schema package reflects them into mcpgen.schema.json. Every field's doc
+// comment is written for the person writing the YAML; it becomes the field's
+// description in the JSON Schema and in the reference docs.
+package spec
+
+// Config is one mcpgen configuration file, or several merged together.
+type Config struct {
+	// Version of the configuration format. Must be 1.
+	Version int `yaml:"version" jsonschema:"required,enum=1"`
+	// Server describes this MCP server to clients.
+	Server Server `yaml:"server,omitempty"`
+	// Backends are named, shared connections (an HTTP API, a database) that
+	// several tools and resources refer to with `backend: NAME`.
+	Backends map[string]*Handler `yaml:"backends,omitempty"`
+	// Tools the model can call.
+	Tools []*Tool `yaml:"tools,omitempty"`
+	// Resources are fixed URIs whose content clients can read.
+	Resources []*Resource `yaml:"resources,omitempty"`
+	// ResourceTemplates are URI templates (RFC 6570); reading a matching URI
+	// binds the template's variables.
+	ResourceTemplates []*ResourceTemplate `yaml:"resource_templates,omitempty"`
+	// Prompts are message templates a user picks, often as slash commands.
+	Prompts []*Prompt `yaml:"prompts,omitempty"`
+}
+
+// Server describes the MCP server to its clients.
+type Server struct {
+	// Name sent to clients in serverInfo. Defaults to "mcpgen".
+	Name string `yaml:"name,omitempty"`
+	// Version sent to clients in serverInfo. Defaults to "0.0.0".
+	Version string `yaml:"version,omitempty"`
+	// Title is a human-friendly display name.
+	Title string `yaml:"title,omitempty"`
+	// Instructions tell the client's model how to use this server.
+	Instructions string `yaml:"instructions,omitempty"`
+}
+
+// Handler selects a backend kind and holds that kind's settings.
+//
+// The settings are decoded into the kind's own configuration type when the
+// config is built; see the reference documentation of each kind.
+type Handler struct {
+	// Kind of backend: shell, http or sql.
+	Kind string `yaml:"kind" jsonschema:"required"`
+	// Backend names an entry of the top-level `backends` whose settings this
+	// handler uses.
+	Backend string `yaml:"backend,omitempty"`
+	// Body holds the kind-specific settings, decoded by the kind itself.
+	Body Node `yaml:"-"`
+}

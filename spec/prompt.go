@@ -1,0 +1,42 @@
+package spec
+
+// Prompt is a message template a user picks, often as a slash command.
+type Prompt struct {
+	// Name of the prompt; unique across all files.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Title is a human-friendly display name.
+	Title string `yaml:"title,omitempty"`
+	// Description says what the prompt is for.
+	Description string `yaml:"description" jsonschema:"required"`
+	// Arguments the user fills in. Their values are strings; templates see
+	// them as `.args.NAME`.
+	Arguments []*PromptArg `yaml:"arguments,omitempty"`
+	// Messages the prompt expands to, in order.
+	Messages []*Message `yaml:"messages" jsonschema:"required"`
+}
+
+// PromptArg is one argument of a prompt.
+type PromptArg struct {
+	// Name of the argument.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Title is a human-friendly display name.
+	Title string `yaml:"title,omitempty"`
+	// Description of the argument.
+	Description string `yaml:"description,omitempty"`
+	// Required arguments must be given; a request without them is rejected.
+	Required bool `yaml:"required,omitempty"`
+	// Default is the value used when the argument is not given.
+	Default string `yaml:"default,omitempty"`
+	// Complete lists values offered to the user as completions (filtered by
+	// the prefix typed so far).
+	Complete []string `yaml:"complete,omitempty"`
+}
+
+// Message is one prompt message: a role and one content block.
+type Message struct {
+	// Role of the message: user or assistant. Defaults to user.
+	Role string `yaml:"role,omitempty" jsonschema:"enum=user,enum=assistant"`
+	// Content of the message: exactly one of text, image, audio, resource,
+	// resource_link.
+	Content `yaml:",inline"`
+}

@@ -1,0 +1,56 @@
+package spec
+
+// Resource is content at a fixed URI.
+type Resource struct {
+	// URI of the resource (RFC 3986), e.g. docs://handbook or file:///etc/motd.
+	URI string `yaml:"uri" jsonschema:"required"`
+	// Name of the resource.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Title is a human-friendly display name.
+	Title string `yaml:"title,omitempty"`
+	// Description of the resource.
+	Description string `yaml:"description,omitempty"`
+	// MimeType of the contents. Guessed from the file name for `file`;
+	// text/plain for `text`.
+	MimeType string `yaml:"mime_type,omitempty"`
+	// Source of the contents.
+	Source `yaml:",inline"`
+}
+
+// ResourceTemplate is a family of resources named by a URI template.
+type ResourceTemplate struct {
+	// URITemplate is an RFC 6570 template, e.g. docs://pages/{name}. Reading
+	// a URI that matches binds its variables; templates see them as
+	// `.vars.NAME`.
+	URITemplate string `yaml:"uri_template" jsonschema:"required"`
+	// Name of the template.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Title is a human-friendly display name.
+	Title string `yaml:"title,omitempty"`
+	// Description of the template.
+	Description string `yaml:"description,omitempty"`
+	// MimeType of the contents.
+	MimeType string `yaml:"mime_type,omitempty"`
+	// Complete lists values offered as completions for each variable.
+	Complete map[string][]string `yaml:"complete,omitempty"`
+	// Source of the contents.
+	Source `yaml:",inline"`
+}
+
+// Source says where a resource's contents come from: exactly one of text,
+// blob, file and handler.
+type Source struct {
+	// Text contents, a template.
+	Text *string `yaml:"text,omitempty"`
+	// Blob is binary contents, base64-encoded.
+	Blob string `yaml:"blob,omitempty"`
+	// File is a path (a template for resource templates) resolved inside
+	// `root`. Paths that leave the root, by `..` or through a symbolic link,
+	// are refused.
+	File string `yaml:"file,omitempty"`
+	// Root is the directory files are confined to, relative to the config
+	// file. Defaults to the config file's directory.
+	Root string `yaml:"root,omitempty"`
+	// Handler fetches the contents from a backend.
+	Handler *Handler `yaml:"handler,omitempty"`
+}

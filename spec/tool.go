@@ -1,0 +1,80 @@
+package spec
+
+// Tool is a function the model can call.
+type Tool struct {
+	// Name the model calls the tool by: 1 to 128 characters of letters,
+	// digits, '_', '-' and '.'; unique across all files.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Title is a human-friendly display name.
+	Title string `yaml:"title,omitempty"`
+	// Description tells the model what the tool does and when to use it.
+	Description string `yaml:"description" jsonschema:"required"`
+	// Args declares the tool's arguments in the concise form. mcpgen compiles
+	// them to a JSON Schema, so types, bounds and enums are visible to the
+	// model. Use `input_schema` instead for anything this form cannot say.
+	Args []*Arg `yaml:"args,omitempty"`
+	// InputSchema is a verbatim JSON Schema for the arguments (root `type:
+	// object`), served to clients exactly as written. Exclusive with `args`.
+	InputSchema *Value `yaml:"input_schema,omitempty"`
+	// OutputSchema is a JSON Schema for the tool's structured result. When set,
+	// every result's structuredContent is validated against it.
+	OutputSchema *Value `yaml:"output_schema,omitempty"`
+	// Annotations are hints about the tool's behaviour shown to clients.
+	Annotations *Annotations `yaml:"annotations,omitempty"`
+	// Handler runs the tool on a backend (shell, http, sql). A tool without a
+	// handler returns its `content`.
+	Handler *Handler `yaml:"handler,omitempty"`
+	// Content is the result of a tool without a handler, or, with a handler,
+	// replaces the default rendering of its result. Templates see `.args` and,
+	// after a handler ran, `.result`.
+	Content []*Content `yaml:"content,omitempty"`
+	// Error makes a tool without a handler return its content as an error
+	// result (isError: true).
+	Error bool `yaml:"error,omitempty"`
+}
+
+// Arg is one tool argument in the concise form.
+type Arg struct {
+	// Name of the argument, as the model passes it.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Type of the value: string, integer, number, boolean, array or object.
+	// Defaults to string.
+	Type string `yaml:"type,omitempty" jsonschema:"enum=string,enum=integer,enum=number,enum=boolean,enum=array,enum=object"`
+	// Description tells the model what to pass.
+	Description string `yaml:"description,omitempty"`
+	// Required arguments must be passed on every call.
+	Required bool `yaml:"required,omitempty"`
+	// Default is used when the argument is not passed.
+	Default any `yaml:"default,omitempty"`
+	// Enum lists the only values allowed.
+	Enum []any `yaml:"enum,omitempty"`
+	// Minimum value of a number or integer.
+	Minimum *float64 `yaml:"minimum,omitempty"`
+	// Maximum value of a number or integer.
+	Maximum *float64 `yaml:"maximum,omitempty"`
+	// MinLength of a string, in characters.
+	MinLength *int `yaml:"min_length,omitempty"`
+	// MaxLength of a string, in characters.
+	MaxLength *int `yaml:"max_length,omitempty"`
+	// Pattern is a regular expression a string must match.
+	Pattern string `yaml:"pattern,omitempty"`
+	// Items is the type of an array's elements (string, integer, number,
+	// boolean, object). Defaults to string.
+	Items string `yaml:"items,omitempty" jsonschema:"enum=string,enum=integer,enum=number,enum=boolean,enum=object"`
+}
+
+// Annotations are hints about a tool's behaviour. Clients treat them as
+// untrusted; they guide, they do not enforce.
+type Annotations struct {
+	// Title is a display name, used when the tool has no `title`.
+	Title string `yaml:"title,omitempty"`
+	// ReadOnly says the tool does not modify its environment.
+	ReadOnly *bool `yaml:"read_only,omitempty"`
+	// Destructive says the tool may delete or overwrite data.
+	Destructive *bool `yaml:"destructive,omitempty"`
+	// Idempotent says calling the tool twice with the same arguments has no
+	// further effect.
+	Idempotent *bool `yaml:"idempotent,omitempty"`
+	// OpenWorld says the tool reaches outside systems.
+	OpenWorld *bool `yaml:"open_world,omitempty"`
+}

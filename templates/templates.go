@@ -1,0 +1,232 @@
+// Package templates renders the text of an mcpgen config: prompt messages,
+// resource text, tool results. Templates are Go text/template with the sprig
+// functions, minus those that read the environment or the network; they are
+// parsed when the config loads and executed per call with missingkey=error.
+package templates
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/template"
+	"text/template/parse"
+
+	"github.com/Masterminds/sprig/v3"
+	"github.com/mcpgen/mcpgen/internal/suggest"
+)
+
+// MaxOutput bounds what one execution may produce.
+const MaxOutput = 4 << 20
+
+// removed are sprig functions a config must not reach: they read the
+// server's environment or the network.
+var removed = []string{"env", "expandenv", "getHostByName"}
+
+var funcs = func() template.FuncMap {
+	m := sprig.TxtFuncMap()
+	for _, name := range removed {
+		delete(m, name)
+	}
+	m["repeat"] = func(n int, s string) (string, error) {
+		if n < 0 || len(s)*n > MaxOutput {
+			return "", fmt.Errorf("repeat: result larger than %d bytes", MaxOutput)
+		}
+		return strings.Repeat(s, n), nil
+	}
+	return m
+}()
+
+// Funcs returns the names of the functions templates may call.
+func Funcs() template.FuncMap { return funcs }
+
+// Template is a parsed template.
+type Template struct {
+	t    *template.Template
+	text string
+	lit  bool // text is the output; there is nothing to execute
+}
+
+// Literal returns a template that renders s as it is.
+func Literal(s string) *Template { return &Template{text: s, lit: true} }
+
+// Error is a parse or check error at a position inside the template text.
+type Error struct {
+	Line, Col int // 1-based, inside the template text; Col 0 when unknown
+	Msg       string
+	Hint      string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Parse parses text. roots names the data the template will be given: each
+// key is a top-level field (`.args`); its value lists the names known below
+// it, or is nil when anything may follow. A field outside these is an error.
+func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
+	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Parse(text)
+	if err != nil {
+		return nil, parseError(name, text, err)
+	}
+	if t.Tree != nil && t.Tree.Root != nil {
+		c := checker{roots: roots, text: text, tree: t.Tree}
+		c.list(t.Tree.Root)
+		if c.err != nil {
+			return nil, c.err
+		}
+	}
+	return &Template{t: t, text: text}, nil
+}
+
+var lineRE = regexp.MustCompile(`^template: [^:]*:(\d+)(?::(\d+))?: (.*)$`)
+
+func parseError(name, text string, err error) *Error {
+	msg := err.Error()
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		col, _ := strconv.Atoi(m[2])
+		return &Error{Line: line, Col: col, Msg: m[3]}
+	}
+	return &Error{Line: 1, Msg: strings.TrimPrefix(msg, "template: "+name+": ")}
+}
+
+// Execute renders the template with data.
+func (t *Template) Execute(data any) (string, error) {
+	if t.lit {
+		return t.text, nil
+	}
+	var b limitedBuilder
+	if err := t.t.Execute(&b, data); err != nil {
+		var ee template.ExecError
+		if errors.As(err, &ee) {
+			return "", fmt.Errorf("rendering template: %s", cleanExec(ee.Err.Error()))
+		}
+		return "", fmt.Errorf("rendering template: %s", cleanExec(err.Error()))
+	}
+	return b.String(), nil
+}
+
+// Constant reports whether the template has no actions: its output is its text.
+func (t *Template) Constant() (string, bool) {
+	if t.lit {
+		return t.text, true
+	}
+	if t.t.Tree == nil || t.t.Tree.Root == nil {
+		return "", true
+	}
+	for _, n := range t.t.Tree.Root.Nodes {
+		if n.Type() != parse.NodeText {
+			return "", false
+		}
+	}
+	return t.text, true
+}
+
+var execPrefix = regexp.MustCompile(`^template: [^:]*:\d+:\d+: executing "[^"]*" at <([^>]*)>: `)
+
+func cleanExec(msg string) string {
+	return execPrefix.ReplaceAllString(msg, "$1: ")
+}
+
+type limitedBuilder struct{ strings.Builder }
+
+var errTooLarge = fmt.Errorf("output larger than %d bytes", MaxOutput)
+
+func (b *limitedBuilder) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > MaxOutput {
+		return 0, errTooLarge
+	}
+	return b.Builder.Write(p)
+}
+
+// checker walks a parse tree, reporting fields outside the declared roots.
+// It checks only where dot is the template's data: not inside range or with.
+type checker struct {
+	roots map[string][]string
+	text  string
+	tree  *parse.Tree
+	err   *Error
+}
+
+func (c *checker) list(l *parse.ListNode) {
+	if l == nil {
+		return
+	}
+	for _, n := range l.Nodes {
+		c.node(n)
+	}
+}
+
+func (c *checker) node(n parse.Node) {
+	if c.err != nil {
+		return
+	}
+	switch n := n.(type) {
+	case *parse.ActionNode:
+		c.pipe(n.Pipe)
+	case *parse.IfNode:
+		c.pipe(n.Pipe)
+		c.list(n.List)
+		c.list(n.ElseList)
+	case *parse.RangeNode:
+		c.pipe(n.Pipe) // the body's dot is an element
+	case *parse.WithNode:
+		c.pipe(n.Pipe)
+		c.list(n.ElseList)
+	case *parse.FieldNode:
+		c.field(n, n.Ident)
+	case *parse.PipeNode:
+		c.pipe(n)
+	case *parse.CommandNode:
+		for _, a := range n.Args {
+			c.node(a)
+		}
+	case *parse.ChainNode:
+		c.node(n.Node)
+	}
+}
+
+func (c *checker) pipe(p *parse.PipeNode) {
+	if p == nil {
+		return
+	}
+	for _, cmd := range p.Cmds {
+		c.node(cmd)
+	}
+}
+
+func (c *checker) field(n parse.Node, ident []string) {
+	if len(ident) == 0 {
+		return
+	}
+	below, ok := c.roots[ident[0]]
+	var known []string
+	for k := range c.roots {
+		known = append(known, k)
+	}
+	switch {
+	case !ok:
+		c.fail(n, fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
+	case below != nil && len(ident) > 1 && !contains(below, ident[1]):
+		c.fail(n, fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
+	}
+}
+
+func (c *checker) fail(n parse.Node, msg, hint string) {
+	line, col := 1, 0
+	if pos := int(n.Position()); pos <= len(c.text) {
+		before := c.text[:pos]
+		line = strings.Count(before, "\n") + 1
+		col = pos - strings.LastIndex(before, "\n")
+	}
+	c.err = &Error{Line: line, Col: col, Msg: msg, Hint: hint}
+}
+
+func contains(s []string, x string) bool {
+	for _, e := range s {
+		if e == x {
+			return true
+		}
+	}
+	return false
+}
