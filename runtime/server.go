@@ -86,7 +86,10 @@ func (s *Server) MCP() *mcp.Server {
 	if len(s.resources)+len(s.templates) > 0 {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
-	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps, Logger: s.logger}
+	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps}
+	if s.logger.Enabled(context.Background(), slog.LevelDebug) {
+		opts.Logger = s.logger // the SDK's session events are debugging detail
+	}
 	if len(s.prompts)+len(s.templates) > 0 {
 		caps.Completions = &mcp.CompletionCapabilities{}
 		opts.CompletionHandler = s.complete
@@ -205,4 +208,32 @@ func completion(values []string, prefix string) *mcp.CompleteResult {
 		res.Completion.HasMore = true
 	}
 	return res
+}
+
+// Describe summarises the server: "3 tools, 1 prompt, 2 resources".
+func (s *Server) Describe() string {
+	count := func(n int, w string) string {
+		if n == 1 {
+			return "1 " + w
+		}
+		return fmt.Sprintf("%d %ss", n, w)
+	}
+	return strings.Join([]string{count(len(s.tools), "tool"), count(len(s.prompts), "prompt"),
+		count(len(s.resources), "resource"), count(len(s.templates), "resource template")}, ", ")
+}
+
+// ArgTypes returns the JSON Schema type of each top-level argument of a
+// tool ("" where the schema does not say).
+func (s *Server) ArgTypes(tool string) map[string]string {
+	out := map[string]string{}
+	t, ok := s.toolIndex[tool]
+	if !ok || t.in == nil {
+		return out
+	}
+	props, _ := t.in.doc["properties"].(map[string]any)
+	for name, p := range props {
+		p, _ := p.(map[string]any)
+		out[name], _ = p["type"].(string)
+	}
+	return out
 }

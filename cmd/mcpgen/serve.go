@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+
+	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+func runServe(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("serve [--log-level LEVEL] FILE...", flag.ContinueOnError)
+	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
+	files, status, done := parseFlags(fs, args, std)
+	if done {
+		return status
+	}
+	if len(files) == 0 {
+		return usageError(std.err, "serve", "no config file given")
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return usageError(std.err, "serve", fmt.Sprintf("unknown log level %q", *level))
+	}
+	// stdout carries the protocol: operator logs go to stderr only.
+	logger := slog.New(slog.NewTextHandler(std.err, &slog.HandlerOptions{Level: lv}))
+	srv, ds := runtime.Compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger})
+	for _, d := range ds {
+		fmt.Fprintln(std.err, d)
+	}
+	if srv == nil {
+		fmt.Fprintln(std.err, ds.Summary())
+		return exitError
+	}
+	defer srv.Close()
+	if err := srv.ServeStdio(ctx, std.in, std.out); err != nil {
+		logger.Error("serving stdio", "err", err)
+		return exitError
+	}
+	return exitOK
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+func runValidate(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("validate [--format text|json|github] [--skip-env] FILE...", flag.ContinueOnError)
+	format := fs.String("format", "text", "output format: text, json or github (workflow annotations)")
+	skipEnv := fs.Bool("skip-env", false, "do not report unset environment variables (for CI machines without secrets)")
+	files, status, done := parseFlags(fs, args, std)
+	if done {
+		return status
+	}
+	if len(files) == 0 {
+		return usageError(std.err, "validate", "no config file given")
+	}
+	report, ok := reporters[*format]
+	if !ok {
+		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", *format))
+	}
+	srv, ds := runtime.Compile(files, runtime.LoadOptions{SkipEnv: *skipEnv},
+		runtime.BuildOptions{Registry: builtin.Registry()})
+	if srv != nil {
+		defer srv.Close()
+	}
+	report(std, files, ds, srv)
+	if ds.Errors() > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+var reporters = map[string]func(std stdio, files []string, ds runtime.Diagnostics, srv *runtime.Server){
+	"text":   reportText,
+	"json":   reportJSON,
+	"github": reportGitHub,
+}
+
+func reportText(std stdio, files []string, ds runtime.Diagnostics, srv *runtime.Server) {
+	for _, d := range ds {
+		fmt.Fprintln(std.err, d)
+	}
+	if len(ds) > 0 {
+		fmt.Fprintln(std.err, ds.Summary())
+	}
+	if srv != nil {
+		fmt.Fprintf(std.out, "%s: ok (%s)\n", strings.Join(files, ", "), srv.Describe())
+	}
+}
+
+func reportJSON(std stdio, _ []string, ds runtime.Diagnostics, _ *runtime.Server) {
+	if ds == nil {
+		ds = runtime.Diagnostics{}
+	}
+	out := struct {
+		Diagnostics runtime.Diagnostics `json:"diagnostics"`
+		Errors      int                 `json:"errors"`
+		Warnings    int                 `json:"warnings"`
+	}{ds, ds.Errors(), ds.Warnings()}
+	enc := json.NewEncoder(std.out)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+}
+
+// reportGitHub prints workflow commands, which GitHub Actions shows as
+// annotations on the lines of the pull request.
+func reportGitHub(std stdio, _ []string, ds runtime.Diagnostics, _ *runtime.Server) {
+	for _, d := range ds {
+		msg := d.Message
+		if d.Path != "" {
+			msg = d.Path + ": " + msg
+		}
+		if d.Hint != "" {
+			msg += "; " + d.Hint
+		}
+		fmt.Fprintf(std.out, "::%s file=%s,line=%d,col=%d::%s\n", d.Severity, ghEscapeProp(d.File), d.Line, d.Col, ghEscape(msg))
+	}
+	if len(ds) > 0 {
+		io.WriteString(std.err, ds.Summary()+"\n")
+	}
+}
+
+var ghReplacer = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+
+func ghEscape(s string) string { return ghReplacer.Replace(s) }
+
+func ghEscapeProp(s string) string {
+	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghEscape(s))
+}
