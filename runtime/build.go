@@ -104,9 +104,8 @@ func (b *builder) server(f *File) {
 
 // diag reports at path inside file f.
 func (b *builder) diag(f *File, sev Severity, path, msg, hint string) {
-	n, off := locate(f.Root, path)
 	d := diags{file: f.Path, list: &b.ds}
-	d.add(sev, n, off, path, msg, hint)
+	d.add(sev, locate(f.Root, path), -1, path, msg, hint)
 }
 
 func (b *builder) errorf(f *File, path, format string, args ...any) {
@@ -116,7 +115,7 @@ func (b *builder) errorf(f *File, path, format string, args ...any) {
 // unique reports a name defined twice, naming both places.
 func (b *builder) unique(f *File, what, name, path string) bool {
 	key := what + ":" + name
-	n, _ := locate(f.Root, path)
+	n := locate(f.Root, path)
 	here := fmt.Sprintf("%s:%d:%d", f.Path, n.Line, n.Column)
 	if first, dup := b.seen[key]; dup {
 		b.diag(f, Error, path, fmt.Sprintf("%s %q is defined twice", what, name), "first defined at "+first)
@@ -312,7 +311,7 @@ func (b *builder) template(f *File, path, text string, roots map[string][]string
 	if err == nil {
 		return t
 	}
-	n, _ := locate(f.Root, path)
+	n := locate(f.Root, path)
 	d := diags{file: f.Path, list: &b.ds}
 	line := n.Line + err.Line - 1
 	switch {
@@ -322,7 +321,7 @@ func (b *builder) template(f *File, path, text string, roots map[string][]string
 		b.ds = append(b.ds, Diagnostic{File: f.Path, Line: line + 1, Col: n.Column + max(err.Col-1, 0),
 			Path: path, Message: err.Msg, Hint: err.Hint, Severity: Error})
 	default:
-		d.add(Error, n, 0, path, err.Msg, err.Hint)
+		d.add(Error, n, -1, path, err.Msg, err.Hint)
 	}
 	return nil
 }
@@ -343,9 +342,8 @@ func argNames(t types.Type) []string {
 }
 
 // locate finds the node at a diagnostic path such as tools[1].handler.url,
-// or the deepest node on the way there. The second result is reserved for
-// an offset inside a scalar.
-func locate(root *yaml.Node, path string) (*yaml.Node, int) {
+// or the deepest node on the way there.
+func locate(root *yaml.Node, path string) *yaml.Node {
 	n := root
 	for _, seg := range splitPath(path) {
 		var next *yaml.Node
@@ -365,7 +363,7 @@ func locate(root *yaml.Node, path string) (*yaml.Node, int) {
 		}
 		n = next
 	}
-	return n, 0
+	return n
 }
 
 func splitPath(path string) []string {

@@ -140,6 +140,7 @@ func (dc *decoder) expectKind(n *yaml.Node, k yaml.Kind, want, path string) bool
 type fieldInfo struct {
 	index    []int
 	required bool
+	enum     []string // allowed values of a string field
 }
 
 func structFields(t reflect.Type) (map[string]fieldInfo, []string) {
@@ -158,8 +159,15 @@ func structFields(t reflect.Type) (map[string]fieldInfo, []string) {
 				walk(f.Type, idx)
 				continue
 			}
-			req := slicesContains(strings.Split(f.Tag.Get("jsonschema"), ","), "required")
-			fields[name] = fieldInfo{index: idx, required: req}
+			info := fieldInfo{index: idx}
+			for _, opt := range strings.Split(f.Tag.Get("jsonschema"), ",") {
+				if opt == "required" {
+					info.required = true
+				} else if v, ok := strings.CutPrefix(opt, "enum="); ok && f.Type.Kind() == reflect.String {
+					info.enum = append(info.enum, v)
+				}
+			}
+			fields[name] = info
 			order = append(order, name)
 		}
 	}
@@ -199,7 +207,15 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			dc.d.at(k, path, fmt.Sprintf("unknown field %q", k.Value), suggest.DidYouMean(k.Value, order))
 			continue
 		}
-		dc.decode(val, v.FieldByIndex(f.index), p)
+		fv := v.FieldByIndex(f.index)
+		dc.decode(val, fv, p)
+		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode {
+			dc.d.at(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
+		}
+		if s := fv.String(); f.enum != nil && s != "" && !slicesContains(f.enum, s) {
+			dc.d.at(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
+				suggest.DidYouMean(s, f.enum))
+		}
 	}
 	for _, name := range order {
 		if f := fields[name]; f.required && seen[name] == nil {

@@ -120,15 +120,11 @@ type diags struct {
 }
 
 func (d diags) at(n *yaml.Node, path, msg, hint string) {
-	d.add(Error, n, 0, path, msg, hint)
+	d.add(Error, n, -1, path, msg, hint)
 }
 
-func (d diags) warn(n *yaml.Node, path, msg, hint string) {
-	d.add(Warning, n, 0, path, msg, hint)
-}
-
-// add records a diagnostic at n, shifted by off characters when n is a plain
-// scalar on one line (a position inside the scalar's text).
+// add records a diagnostic at n or, when off >= 0, at byte off of a
+// scalar's value, as far as the scalar's style lets the column be known.
 func (d diags) add(sev Severity, n *yaml.Node, off int, path, msg, hint string) {
 	diag := Diagnostic{File: d.file, Path: path, Message: msg, Hint: hint, Severity: sev}
 	if n != nil {
@@ -145,7 +141,7 @@ func (d diags) add(sev Severity, n *yaml.Node, off int, path, msg, hint string) 
 // file, as far as the scalar's style allows: quoted scalars start one column
 // later; multi-line and block scalars point at their start.
 func scalarOffset(n *yaml.Node, off int) int {
-	if off <= 0 || n.Kind != yaml.ScalarNode || strings.Contains(n.Value[:min(off, len(n.Value))], "\n") {
+	if off < 0 || n.Kind != yaml.ScalarNode || strings.Contains(n.Value[:min(off, len(n.Value))], "\n") {
 		return 0
 	}
 	switch n.Style {

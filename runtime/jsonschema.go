@@ -56,6 +56,13 @@ func compileSchema(name string, raw []byte) (*schema, error) {
 	}
 	compiled, err := c.Compile(url)
 	if err != nil {
+		var se *jsonschema.SchemaValidationError
+		if errors.As(err, &se) {
+			var ve *jsonschema.ValidationError
+			if errors.As(se.Err, &ve) {
+				return nil, errors.New(leafErrors(ve))
+			}
+		}
 		return nil, errors.New(cleanSchemaError(err.Error(), url))
 	}
 	plain, _ := decodeJSON(raw) // numbers as int64/float64, for the expression types
@@ -82,6 +89,12 @@ func (s *schema) validate(v any) error {
 	if !errors.As(err, &ve) {
 		return err
 	}
+	return errors.New(leafErrors(ve))
+}
+
+// leafErrors renders the innermost causes of a validation error, one per
+// failing location and rule: "at /limit: maximum: got 900, want 100".
+func leafErrors(ve *jsonschema.ValidationError) string {
 	var msgs []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
@@ -95,7 +108,7 @@ func (s *schema) validate(v any) error {
 	}
 	walk(ve)
 	slices.Sort(msgs)
-	return errors.New(strings.Join(slices.Compact(msgs), "; "))
+	return strings.Join(slices.Compact(msgs), "; ")
 }
 
 // toValidatable converts int64/float64 into json.Number, which is what the

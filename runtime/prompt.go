@@ -40,9 +40,6 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 	} else {
 		b.unique(f, "prompt", p.Name, path+".name")
 	}
-	if p.Description == "" {
-		b.errorf(f, path+".description", "a prompt needs a description")
-	}
 	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
 	var names []string
 	for i, a := range p.Arguments {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/eval"
@@ -52,11 +53,9 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	} else {
 		b.unique(f, "tool", t.Name, path+".name")
 	}
-	if t.Description == "" {
-		b.errorf(f, path+".description", "a tool needs a description: it is how the model knows when to call it")
-	}
 	in := b.inputSchema(f, path, t)
-	var argsType types.Type = types.Map{}
+	// Without a schema, anything goes: one mistake is reported once.
+	var argsType types.Type = types.Map{types.Extra: types.Any}
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
 	}
@@ -105,6 +104,9 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
 		if a.Items != "" && a.Type != "array" {
 			b.errorf(f, p+".items", "items is for arguments of type array")
 		}
+		if !slices.Contains(argTypes, a.Type) || !slices.Contains(argTypes, a.Items) {
+			return nil // reported when the file loaded
+		}
 	}
 	s, err := compileSchema(t.Name+"/input", argsSchema(t.Args))
 	if err != nil {
@@ -140,6 +142,9 @@ func annotations(t *spec.Tool) *mcp.ToolAnnotations {
 	}
 	return out
 }
+
+// argTypes are the types of the concise argument form ("" is string).
+var argTypes = []string{"", "string", "integer", "number", "boolean", "array", "object"}
 
 // errInvalidArgs marks arguments the schema rejects.
 var errInvalidArgs = errors.New("invalid arguments")

@@ -80,11 +80,26 @@ func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
 
 var lineRE = regexp.MustCompile(`^template: [^:]*:(\d+)(?::(\d+))?: (.*)$`)
 
+var undefinedRE = regexp.MustCompile(`^function "([^"]+)" not defined$`)
+
+// columnOf finds word on a line of text (1-based), for errors that give only
+// a line; 0 when it is not there.
+func columnOf(text string, line int, word string) int {
+	lines := strings.Split(text, "\n")
+	if line < 1 || line > len(lines) {
+		return 0
+	}
+	return strings.Index(lines[line-1], word) + 1
+}
+
 func parseError(name, text string, err error) *Error {
 	msg := err.Error()
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		col, _ := strconv.Atoi(m[2])
+		if fn := undefinedRE.FindStringSubmatch(m[3]); fn != nil && col == 0 {
+			col = columnOf(text, line, fn[1])
+		}
 		return &Error{Line: line, Col: col, Msg: m[3]}
 	}
 	return &Error{Line: 1, Msg: strings.TrimPrefix(msg, "template: "+name+": ")}
@@ -206,15 +221,17 @@ func (c *checker) field(n parse.Node, ident []string) {
 	}
 	switch {
 	case !ok:
-		c.fail(n, fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
+		c.fail(n, ident, fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
 	case below != nil && len(ident) > 1 && !contains(below, ident[1]):
-		c.fail(n, fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
+		c.fail(n, ident, fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
 	}
 }
 
-func (c *checker) fail(n parse.Node, msg, hint string) {
+func (c *checker) fail(n parse.Node, ident []string, msg, hint string) {
 	line, col := 1, 0
-	if pos := int(n.Position()); pos <= len(c.text) {
+	// A field's position is that of its last element: step back to its start.
+	pos := int(n.Position()) - len(strings.Join(ident, ".")) + len(ident[len(ident)-1])
+	if pos >= 0 && pos <= len(c.text) {
 		before := c.text[:pos]
 		line = strings.Count(before, "\n") + 1
 		col = pos - strings.LastIndex(before, "\n")
