@@ -36,6 +36,8 @@ type builder struct {
 	backends map[string]*backendEntry
 	seen     map[string]string // "tool:name" -> position of first definition
 	redact   *redactor
+	schemas  *schemaCompiler
+	tmpls    *templates.Set
 }
 
 type backendEntry struct {
@@ -55,7 +57,7 @@ func Build(files []*File, opts BuildOptions) (*Server, Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]string{}, redact: &redactor{}}
+		seen: map[string]string{}, redact: &redactor{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
 	for _, f := range files {
 		b.redact.add(f.Secrets...)
 	}
@@ -307,7 +309,7 @@ func (b *builder) compile(f *File, path string, n *yaml.Node, env types.Map) *ev
 // template parses text at path; errors point inside the scalar when it is
 // on one line.
 func (b *builder) template(f *File, path, text string, roots map[string][]string) *templates.Template {
-	t, err := templates.Parse(path, text, roots)
+	t, err := b.tmpls.Parse(path, text, roots)
 	if err == nil {
 		return t
 	}

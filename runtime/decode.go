@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/suggest"
@@ -143,7 +144,24 @@ type fieldInfo struct {
 	enum     []string // allowed values of a string field
 }
 
+// structInfo is the YAML keys of a struct type, in declaration order.
+type structInfo struct {
+	fields map[string]fieldInfo
+	order  []string
+}
+
+var structCache sync.Map // reflect.Type -> *structInfo; derived from types, never changes
+
 func structFields(t reflect.Type) (map[string]fieldInfo, []string) {
+	if si, ok := structCache.Load(t); ok {
+		return si.(*structInfo).fields, si.(*structInfo).order
+	}
+	fields, order := reflectFields(t)
+	structCache.Store(t, &structInfo{fields: fields, order: order})
+	return fields, order
+}
+
+func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
 	fields := map[string]fieldInfo{}
 	var order []string
 	var walk func(t reflect.Type, prefix []int)

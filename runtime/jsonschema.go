@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -24,6 +25,10 @@ type schema struct {
 	raw      json.RawMessage
 	doc      map[string]any
 	compiled *jsonschema.Schema
+	// lazy, when set, compiles on first use: for schemas mcpgen generated
+	// itself, which cannot fail to compile, so startup need not pay for them.
+	lazy func() (*jsonschema.Schema, error)
+	once sync.Once
 }
 
 // noLoader refuses every external reference: a schema in a config is
@@ -34,9 +39,49 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external reference %q is not allowed; put the schema under $defs", url)
 }
 
-// compileSchema compiles raw JSON as a JSON Schema (draft 2020-12 unless
-// $schema says otherwise) whose root must describe an object.
+// schemaCompiler compiles many schemas with one compiler, which loads the
+// metaschemas once. Its methods are safe for concurrent use.
+type schemaCompiler struct {
+	mu sync.Mutex
+	c  *jsonschema.Compiler
+	n  int
+}
+
+func newSchemaCompiler() *schemaCompiler {
+	c := jsonschema.NewCompiler()
+	c.UseLoader(noLoader{})
+	return &schemaCompiler{c: c}
+}
+
+// compileSchema compiles one schema with a compiler of its own.
 func compileSchema(name string, raw []byte) (*schema, error) {
+	return newSchemaCompiler().compile(name, raw)
+}
+
+// compile compiles raw JSON as a JSON Schema (draft 2020-12 unless $schema
+// says otherwise) whose root must describe an object.
+func (sc *schemaCompiler) compile(name string, raw []byte) (*schema, error) {
+	s, err := sc.prepare(name, raw)
+	if err != nil {
+		return nil, err
+	}
+	s.compiled, err = s.lazy()
+	s.lazy = nil
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// compileLazily prepares a schema mcpgen generated, whose compilation
+// cannot fail, to be compiled when it is first used.
+func (sc *schemaCompiler) compileLazily(name string, raw []byte) (*schema, error) {
+	return sc.prepare(name, raw)
+}
+
+// prepare checks the root of a schema and decodes it, leaving the
+// compilation in s.lazy.
+func (sc *schemaCompiler) prepare(name string, raw []byte) (*schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
@@ -48,13 +93,22 @@ func compileSchema(name string, raw []byte) (*schema, error) {
 	if t, _ := m["type"].(string); t != "object" {
 		return nil, errors.New(`the root of a tool's schema must have type: object`)
 	}
-	c := jsonschema.NewCompiler()
-	c.UseLoader(noLoader{})
-	url := "mcpgen:///" + name
-	if err := c.AddResource(url, doc); err != nil {
+	plain, _ := decodeJSON(raw) // numbers as int64/float64, for the expression types
+	pm, _ := plain.(map[string]any)
+	s := &schema{raw: raw, doc: pm}
+	s.lazy = func() (*jsonschema.Schema, error) { return sc.compileDoc(name, doc) }
+	return s, nil
+}
+
+func (sc *schemaCompiler) compileDoc(name string, doc any) (*jsonschema.Schema, error) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.n++
+	url := fmt.Sprintf("mcpgen:///%d/%s", sc.n, name)
+	if err := sc.c.AddResource(url, doc); err != nil {
 		return nil, err
 	}
-	compiled, err := c.Compile(url)
+	compiled, err := sc.c.Compile(url)
 	if err != nil {
 		var se *jsonschema.SchemaValidationError
 		if errors.As(err, &se) {
@@ -65,9 +119,7 @@ func compileSchema(name string, raw []byte) (*schema, error) {
 		}
 		return nil, errors.New(cleanSchemaError(err.Error(), url))
 	}
-	plain, _ := decodeJSON(raw) // numbers as int64/float64, for the expression types
-	pm, _ := plain.(map[string]any)
-	return &schema{raw: raw, doc: pm, compiled: compiled}, nil
+	return compiled, nil
 }
 
 func cleanSchemaError(msg, url string) string {
@@ -81,6 +133,14 @@ var printer = message.NewPrinter(language.English)
 // validate checks v (decoded with decodeJSON) against the schema. The error
 // names every failing location and rule, for a model to correct its call.
 func (s *schema) validate(v any) error {
+	s.once.Do(func() {
+		if s.lazy != nil {
+			var err error
+			if s.compiled, err = s.lazy(); err != nil {
+				panic(fmt.Sprintf("mcpgen: a generated schema does not compile: %v", err))
+			}
+		}
+	})
 	err := s.compiled.Validate(toValidatable(v))
 	if err == nil {
 		return nil

@@ -107,8 +107,13 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
 		if !slices.Contains(argTypes, a.Type) || !slices.Contains(argTypes, a.Items) {
 			return nil // reported when the file loaded
 		}
+		if _, err := regexp.Compile(a.Pattern); err != nil {
+			b.errorf(f, p+".pattern", "invalid regular expression: %v", err)
+			return nil
+		}
 	}
-	s, err := compileSchema(t.Name+"/input", argsSchema(t.Args))
+	// The schema is generated, so it compiles; only its first call pays.
+	s, err := b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
 	if err != nil {
 		b.errorf(f, path+".args", "%v", err)
 		return nil
@@ -120,7 +125,7 @@ func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
 	raw, err := nodeJSON(v.Node)
 	if err == nil {
 		var s *schema
-		if s, err = compileSchema(name, raw); err == nil {
+		if s, err = b.schemas.compile(name, raw); err == nil {
 			return s
 		}
 	}

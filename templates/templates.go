@@ -60,11 +60,30 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
+// Set parses many templates cheaply: they share one function table, which
+// is costly to build for each template. A Set is not safe for concurrent
+// Parse calls; its templates are safe to execute concurrently.
+type Set struct {
+	base *template.Template
+	n    int
+}
+
+// NewSet returns an empty Set.
+func NewSet() *Set {
+	return &Set{base: template.New("").Option("missingkey=error").Funcs(funcs)}
+}
+
+// Parse parses one template with a fresh Set; see Set.Parse.
+func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
+	return NewSet().Parse(name, text, roots)
+}
+
 // Parse parses text. roots names the data the template will be given: each
 // key is a top-level field (`.args`); its value lists the names known below
 // it, or is nil when anything may follow. A field outside these is an error.
-func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
-	t, err := template.New(name).Option("missingkey=error").Funcs(funcs).Parse(text)
+func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *Error) {
+	s.n++
+	t, err := s.base.New(fmt.Sprintf("t%d", s.n)).Parse(text) // names stay out of messages
 	if err != nil {
 		return nil, parseError(name, text, err)
 	}

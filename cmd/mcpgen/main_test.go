@@ -15,9 +15,20 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files of failing cmp commands")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(exitHook{m}, map[string]func(){
 		"mcpgen": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 	})
+}
+
+// exitHook removes the binary built for end-to-end tests after the run.
+type exitHook struct{ m *testing.M }
+
+func (h exitHook) Run() int {
+	code := h.m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	return code
 }
 
 func TestScripts(t *testing.T) {
