@@ -20,7 +20,7 @@ type block struct {
 	data     []byte // image, audio or resource blob
 	mimeType string
 	uri      *templates.Template
-	name     string
+	name     *templates.Template
 	desc     string
 }
 
@@ -63,7 +63,7 @@ func (b *builder) block(f *File, path string, c *spec.Content, roots map[string]
 	default:
 		l := c.ResourceLink
 		return &block{kind: "resource_link", uri: b.template(f, path+".resource_link.uri", l.URI, roots),
-			name: l.Name, desc: l.Description, mimeType: l.MimeType}
+			name: b.template(f, path+".resource_link.name", l.Name, roots), desc: l.Description, mimeType: l.MimeType}
 	}
 }
 
@@ -184,7 +184,11 @@ func (blk *block) render(data map[string]any) (mcp.Content, error) {
 		return &mcp.AudioContent{Data: blk.data, MIMEType: blk.mimeType}, nil
 	case "resource_link":
 		uri, err := exec(blk.uri)
-		return &mcp.ResourceLink{URI: uri, Name: blk.name, Description: blk.desc, MIMEType: blk.mimeType}, err
+		if err != nil {
+			return nil, err
+		}
+		name, err := exec(blk.name)
+		return &mcp.ResourceLink{URI: uri, Name: name, Description: blk.desc, MIMEType: blk.mimeType}, err
 	}
 	uri, err := exec(blk.uri)
 	if err != nil {

@@ -46,7 +46,7 @@ type Embedded struct {
 type Link struct {
 	// URI of the linked resource (a template).
 	URI string `yaml:"uri" jsonschema:"required"`
-	// Name of the linked resource.
+	// Name of the linked resource (a template).
 	Name string `yaml:"name" jsonschema:"required"`
 	// Description of the linked resource.
 	Description string `yaml:"description,omitempty"`

@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"log/slog"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
@@ -35,9 +37,24 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return exitError
 	}
 	defer srv.Close()
+	if isTerminal(std.in) {
+		fmt.Fprintf(std.err, "mcpgen: serving %s on stdio.\n"+
+			"An MCP client launches this command itself; see the README to connect one.\n"+
+			"Type JSON-RPC messages, one per line, or press Ctrl-D to stop.\n", srv.Describe())
+	}
 	if err := srv.ServeStdio(ctx, std.in, std.out); err != nil {
 		logger.Error("serving stdio", "err", err)
 		return exitError
 	}
 	return exitOK
+}
+
+// isTerminal reports whether r is a terminal: a person ran serve by hand.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
