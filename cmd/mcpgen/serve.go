@@ -5,8 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"log/slog"
+	"os"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
