@@ -1,7 +1,10 @@
 // Package builtin assembles the backend kinds mcpgen ships with.
 package builtin
 
-import "github.com/mcpgen/mcpgen/handlers"
+import (
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/shell"
+)
 
 // Registry returns a new registry holding every built-in backend kind.
 func Registry() *handlers.Registry {
@@ -10,5 +13,5 @@ func Registry() *handlers.Registry {
 
 // Kinds lists the built-in backend kinds.
 func Kinds() []handlers.Kind {
-	return []handlers.Kind{}
+	return []handlers.Kind{shell.Kind()}
 }
