@@ -64,7 +64,7 @@ func (c *Config) checkShape(env handlers.BuildEnv) bool {
 	case len(c.Command) > 0 && c.Script != "":
 		env.Diag("script", "give either command or script, not both")
 	case len(c.Command) == 0 && c.Script == "":
-		env.Diag("", "a shell handler needs a command (a list: [program, arg, ...]) or a script")
+		env.Diag("command", "a shell handler needs a command (a list: [program, arg, ...]) or a script")
 	case c.Script == "" && len(c.Params) > 0:
 		env.Diag("params", "params are the positional parameters of a script; with command, write the values in command")
 	case c.Script == "" && c.Shell != "":

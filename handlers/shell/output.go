@@ -70,8 +70,13 @@ func (h *handler) logStderr(ctx context.Context, r io.Reader, n handlers.Notifie
 // result maps a finished command to a tool result.
 func (h *handler) result(o *outcome) (*handlers.Result, error) {
 	code, signal, sigpipe := exitStatus(o.state)
+	if o.truncated && (sigpipe || code == 128+13) {
+		// mcpgen stopped reading: the broken pipe (or a shell's status
+		// for it, 128+SIGPIPE) is ours, not the command's failure.
+		code, signal = h.okCodes[0], ""
+	}
 	switch {
-	case signal != "" && !(sigpipe && o.truncated):
+	case signal != "":
 		return h.failure(fmt.Sprintf("command killed by signal %s", signal), o), nil
 	case signal == "" && !slices.Contains(h.okCodes, code):
 		return h.failure(fmt.Sprintf("command failed with exit status %d", code), o), nil

@@ -1,0 +1,125 @@
+//go:build unix
+
+package shell_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// alive reports whether pid runs: it exists and, where /proc tells, is not
+// a zombie waiting for init to reap it.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return !os.IsNotExist(err) || !isDir("/proc/self")
+	}
+	// the state follows the command name in parentheses
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// checkGone reads the pid a script wrote and fails the test unless that
+// process is gone within a few seconds (killing is asynchronous).
+func checkGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the script wrote no pid: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatalf("bad pid %q", b)
+	}
+	for range 100 {
+		if !alive(pid) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	t.Errorf("process %d outlived its call", pid)
+}
+
+func callWithPidFile(t *testing.T, ctx context.Context, srv *runtime.Server) (string, string, bool) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	args, _ := json.Marshal(map[string]string{"pidfile": pidFile})
+	res := handlertest.Call(t, ctx, srv, "t", string(args))
+	return pidFile, handlertest.Text(res), res.IsError
+}
+
+func TestProcessGroupIsKilled(t *testing.T) {
+	t.Parallel()
+	t.Run("on timeout", func(t *testing.T) {
+		t.Parallel()
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, '${{ args.pidfile }}']\ntimeout: 500ms"))
+		pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
+		if !isError || !strings.Contains(text, "timed out after 500ms") {
+			t.Errorf("want a timeout error, got isError=%v %q", isError, text)
+		}
+		checkGone(t, pidFile)
+	})
+	t.Run("on cancel", func(t *testing.T) {
+		t.Parallel()
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, '${{ args.pidfile }}']"))
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		defer cancel()
+		pidFile, text, isError := callWithPidFile(t, ctx, srv)
+		if !isError || !strings.Contains(text, "canceled") {
+			t.Errorf("want a cancellation error, got isError=%v %q", isError, text)
+		}
+		checkGone(t, pidFile)
+	})
+	t.Run("when the command exits", func(t *testing.T) {
+		t.Parallel()
+		// The background sleep holds stdout open: the call only returns
+		// (before the test's deadline) because its group is killed.
+		srv := build(t, tool([]string{"pidfile"}, "command: [./background.sh, '${{ args.pidfile }}']"))
+		pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
+		if isError || text != "started\n" {
+			t.Errorf("want started, got isError=%v %q", isError, text)
+		}
+		checkGone(t, pidFile)
+	})
+	t.Run("when the server closes", func(t *testing.T) {
+		t.Parallel()
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, '${{ args.pidfile }}']"))
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		done := make(chan string)
+		go func() {
+			res, _ := srv.CallTool(context.Background(), "t", []byte(`{"pidfile": "`+pidFile+`"}`), nil)
+			done <- handlertest.Text(res)
+		}()
+		for range 100 {
+			if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		srv.Close()
+		if text := <-done; !strings.Contains(text, "shutting down") {
+			t.Errorf("want a shutdown error, got %q", text)
+		}
+		checkGone(t, pidFile)
+	})
+}
