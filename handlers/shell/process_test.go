@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -122,4 +123,44 @@ func TestProcessGroupIsKilled(t *testing.T) {
 		}
 		checkGone(t, pidFile)
 	})
+}
+
+// TestEscapedProcessDoesNotHoldTheCall: a process that leaves the group
+// (setsid) cannot be killed with it and keeps stdout open; the call still
+// returns, waitDelay after the command exited, instead of waiting for it.
+func TestEscapedProcessDoesNotHoldTheCall(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid here")
+	}
+	// The script waits until the escapee has written its pid, so that it
+	// is out of the group before the script exits.
+	srv := build(t, tool([]string{"pidfile"}, `script: |
+  setsid sh -c 'echo $$ > "$1"; exec sleep 60' escapee "$1" &
+  while [ ! -s "$1" ]; do sleep 0.01; done
+  echo started
+params: ['${{ args.pidfile }}']`))
+	start := time.Now()
+	pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
+	elapsed := time.Since(start)
+	if b, err := os.ReadFile(pidFile); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	if isError || text != "started\n" {
+		t.Errorf("want started, got isError=%v %q", isError, text)
+	}
+	if elapsed > 30*time.Second || elapsed < time.Second {
+		t.Errorf("the call took %v: it should wait for the pipes a little (waitDelay), not for the escapee", elapsed)
+	}
+}
+
+func TestProgramGoneAtCallTime(t *testing.T) {
+	t.Parallel()
+	srv := build(t, tool(nil, "command: [no-such-program-mcpgen]"))
+	res := handlertest.Call(t, context.Background(), srv, "t", `{}`)
+	if text := handlertest.Text(res); !res.IsError || !strings.Contains(text, `program "no-such-program-mcpgen" not found on PATH`) {
+		t.Errorf("want a not-found error, got isError=%v %q", res.IsError, text)
+	}
 }
