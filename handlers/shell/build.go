@@ -81,30 +81,40 @@ func (c *Config) checkShape(env handlers.BuildEnv) bool {
 // program compiles the argv: the command's, or the shell's running the
 // script with params.
 func (c *Config) program(env handlers.BuildEnv, h *handler) bool {
+	ok := true
 	if c.Script != "" {
-		h.program = orDefault(c.Shell, "sh")
+		h.program, ok = fixedProgram(env, "shell", orDefault(c.Shell, "sh"))
 		h.fixed = []string{"-c", c.Script, "mcpgen"}
 		h.args = compileElems(env, "params", c.Params, false)
-		return h.args != nil
+		return ok && h.args != nil
 	}
 	if len(c.Command) == 0 {
 		return false
 	}
 	first := c.Command[0].Node
-	if first == nil || first.Kind != yaml.ScalarNode || first.Value == "" {
+	if first == nil || first.Kind != yaml.ScalarNode {
 		env.Diag("command[0]", "the program must be a name or a path")
 		return false
 	}
-	if strings.Contains(first.Value, eval.Open) {
-		env.Diag("command[0]", "the program is fixed text: arguments cannot choose what runs")
-		return false
-	}
-	h.program = first.Value
-	if strings.ContainsRune(h.program, '/') {
-		h.program = absPath(env.Path(h.program))
-	}
+	h.program, ok = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
-	return h.args != nil
+	return ok && h.args != nil
+}
+
+// fixedProgram checks a program written in the config and makes a path
+// absolute (relative to the config file).
+func fixedProgram(env handlers.BuildEnv, field, name string) (string, bool) {
+	switch {
+	case name == "":
+		env.Diag(field, "the program must be a name or a path")
+		return "", false
+	case strings.Contains(name, eval.Open):
+		env.Diag(field, "the program is fixed text: arguments cannot choose what runs")
+		return "", false
+	case strings.ContainsRune(name, '/'):
+		return absPath(env.Path(name)), true
+	}
+	return name, true
 }
 
 func orDefault(s, def string) string {

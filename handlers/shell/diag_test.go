@@ -31,6 +31,10 @@ func TestDiagnostics(t *testing.T) {
 			"mcpgen.yaml:11:15: tools[0].handler.script: give either command or script, not both"}},
 		{"expression in a script", "script: grep -- '${{ args.pattern }}' .", []string{
 			`mcpgen.yaml:10:15: tools[0].handler.script: a script is static text and cannot hold ${{ expressions }}; pass arguments in params (read them as "$1") or env (read them as "$NAME")`}},
+		{"shell from an argument", "script: ls\nshell: '${{ args.pattern }}'", []string{
+			"mcpgen.yaml:11:14: tools[0].handler.shell: the program is fixed text: arguments cannot choose what runs"}},
+		{"shell without a script", "command: [ls]\nshell: bash", []string{
+			"mcpgen.yaml:11:14: tools[0].handler.shell: shell runs a script; this handler has a command"}},
 		{"params without a script", "command: [ls]\nparams: [a]", []string{
 			"mcpgen.yaml:11:15: tools[0].handler.params: params are the positional parameters of a script; with command, write the values in command"}},
 		{"bad env name", "command: [env]\nenv: {'A-B': x, OK: '${{ args.nope }}'}", []string{

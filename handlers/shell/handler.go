@@ -70,12 +70,12 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 		return nil, err
 	}
 	switch {
-	case ctx.Err() != nil:
-		return nil, fmt.Errorf("command canceled: %w", ctx.Err())
-	case runCtx.Err() != nil:
-		return nil, h.withStderr(fmt.Sprintf("command timed out after %v (timeout); its process group was killed", h.timeout), out)
-	case out.closed:
+	case out.stopped == stoppedByClose:
 		return nil, errors.New("command killed: the server is shutting down")
+	case out.stopped == stoppedByContext && ctx.Err() != nil:
+		return nil, fmt.Errorf("command canceled: %w", ctx.Err())
+	case out.stopped == stoppedByContext:
+		return nil, h.withStderr(fmt.Sprintf("command timed out after %v (timeout); its process group was killed", h.timeout), out)
 	}
 	return h.result(out)
 }

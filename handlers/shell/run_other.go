@@ -16,8 +16,17 @@ type outcome struct {
 	truncated bool
 	stderr    []byte
 	state     *os.ProcessState
-	closed    bool
+	stopped   stop
 }
+
+// stop says why mcpgen killed a command before it exited.
+type stop int
+
+const (
+	notStopped stop = iota
+	stoppedByContext
+	stoppedByClose
+)
 
 // run is not available here: mcpgen relies on Unix process groups to kill
 // a command with everything it started.

@@ -26,8 +26,17 @@ type outcome struct {
 	truncated bool   // stdout reached max_output
 	stderr    []byte // the end of stderr
 	state     *os.ProcessState
-	closed    bool // killed because the handler was closed
+	stopped   stop // why mcpgen killed it, if it did
 }
+
+// stop says why mcpgen killed a command before it exited.
+type stop int
+
+const (
+	notStopped stop = iota
+	stoppedByContext
+	stoppedByClose
+)
 
 // pipes are the parent's ends of the child's standard streams.
 type pipes struct {
@@ -60,7 +69,7 @@ func (h *handler) run(ctx context.Context, inv *invocation, n handlers.Notifier)
 	if p.in != nil {
 		wg.Go(func() { writeStdin(p.in, inv.stdin) })
 	}
-	o.state, o.closed = h.wait(ctx, cmd)
+	o.state, o.stopped = h.wait(ctx, cmd)
 	killGroup(cmd.Process.Pid) // background processes the command left behind
 	drain(&wg, p)
 	return o, nil
@@ -112,24 +121,24 @@ func (p *pipes) close() {
 
 // wait waits for the command to exit, killing its group first if ctx ends
 // or the handler is closed.
-func (h *handler) wait(ctx context.Context, cmd *exec.Cmd) (*os.ProcessState, bool) {
+func (h *handler) wait(ctx context.Context, cmd *exec.Cmd) (*os.ProcessState, stop) {
 	done := make(chan struct{})
 	go func() {
 		_ = cmd.Wait() // the state says how it ended; pipes are ours
 		close(done)
 	}()
-	closed := false
+	why := notStopped
 	select {
 	case <-done:
+		return cmd.ProcessState, notStopped
 	case <-ctx.Done():
-		killGroup(cmd.Process.Pid)
-		<-done
+		why = stoppedByContext
 	case <-h.closed:
-		closed = true
-		killGroup(cmd.Process.Pid)
-		<-done
+		why = stoppedByClose
 	}
-	return cmd.ProcessState, closed
+	killGroup(cmd.Process.Pid)
+	<-done
+	return cmd.ProcessState, why
 }
 
 // killGroup kills every process of the group led by pid. The group
