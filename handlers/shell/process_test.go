@@ -164,3 +164,24 @@ func TestProgramGoneAtCallTime(t *testing.T) {
 		t.Errorf("want a not-found error, got isError=%v %q", res.IsError, text)
 	}
 }
+
+// TestStandardStreams: stdin is /dev/null and stdout and stderr are pipes
+// of mcpgen's own, never the server's streams.
+func TestStandardStreams(t *testing.T) {
+	t.Parallel()
+	if !isDir("/proc/self/fd") {
+		t.Skip("no /proc here")
+	}
+	srv := build(t, tool(nil, "command: [readlink, /proc/self/fd/0, /proc/self/fd/1, /proc/self/fd/2]"))
+	res := handlertest.Call(t, context.Background(), srv, "t", `{}`)
+	got := strings.Fields(handlertest.Text(res))
+	if len(got) != 3 || got[0] != "/dev/null" {
+		t.Fatalf("want stdin /dev/null, got %q", got)
+	}
+	for fd, name := range []string{"stdout", "stderr"} {
+		ours, _ := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd+1))
+		if got[fd+1] == ours || !strings.HasPrefix(got[fd+1], "pipe:") {
+			t.Errorf("the command's %s is %s, the server's is %s; want a pipe of its own", name, got[fd+1], ours)
+		}
+	}
+}
