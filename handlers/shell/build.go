@@ -147,6 +147,9 @@ func compileElems(env handlers.BuildEnv, field string, vals []spec.Value, comman
 			continue
 		}
 		e.checkFlag = !afterDashes && !e.v.IsConst() && !strings.HasPrefix(n.Value, "-")
+		if e.checkFlag {
+			e.flags = writtenFlags(n.Value)
+		}
 		afterDashes = afterDashes || (command && e.v.IsConst() && n.Value == "--")
 		elems = append(elems, e)
 	}
@@ -205,13 +208,10 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// checkLimits reports an unknown output format and impossible exit codes.
+// checkLimits reports impossible exit codes. (The decoder checks output
+// against its enum.)
 func (c *Config) checkLimits(env handlers.BuildEnv) bool {
 	ok := true
-	if c.Output != "" && c.Output != "text" && c.Output != "json" {
-		env.Diag("output", fmt.Sprintf("unknown output %q; use text or json", c.Output))
-		ok = false
-	}
 	for i, code := range c.OkExitCodes {
 		if code < 0 || code > 255 {
 			env.Diag(fmt.Sprintf("ok_exit_codes[%d]", i), fmt.Sprintf("%d is not an exit status (0 to 255)", code))

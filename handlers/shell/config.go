@@ -55,10 +55,13 @@ type Config struct {
 	// parameters, as in `command`.
 	Params []spec.Value `yaml:"params,omitempty"`
 	// AllowFlags lets an argument value that starts with '-' reach the
-	// command where it could be read as an option. By default such a value
-	// is rejected (the call fails) unless the element comes after a literal
-	// `--` in `command`, where programs stop reading options. It applies to
-	// elements that start with an expression, and to script params.
+	// command where it could be read as an option. By default a computed
+	// value starting with '-' is refused (the call fails) unless it comes
+	// after a literal `--` in `command`, where programs stop reading
+	// options, or it is a string written in the element's own expression,
+	// as `-i` in `${{ args.ignore_case ? ['-i'] : [] }}`. Elements that
+	// start with literal text (`--name=${{ args.name }}`) are never
+	// checked; script params always are.
 	AllowFlags bool `yaml:"allow_flags,omitempty"`
 	// Stdin is the command's standard input, a value that may be a ${{
 	// expression }}: a string as it is, anything else as JSON

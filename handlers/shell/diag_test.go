@@ -43,7 +43,7 @@ func TestDiagnostics(t *testing.T) {
 		{"bad env_allow", "command: [env]\nenv_allow: [HOME, 'X=1']", []string{
 			`mcpgen.yaml:11:25: tools[0].handler.env_allow[1]: "X=1" is not a variable name`}},
 		{"unknown output", "command: [ls]\noutput: yaml", []string{
-			`mcpgen.yaml:11:15: tools[0].handler.output: unknown output "yaml"; use text or json`}},
+			`mcpgen.yaml:11:15: tools[0].handler.output: expected one of text, json, got "yaml"`}},
 		{"bad exit code", "command: [ls]\nok_exit_codes: [0, 256]", []string{
 			"mcpgen.yaml:11:26: tools[0].handler.ok_exit_codes[1]: 256 is not an exit status (0 to 255)"}},
 		{"misspelt field", "command: [ls]\ntimout: 1s", []string{

@@ -40,7 +40,8 @@ type handler struct {
 type elem struct {
 	field     string // e.g. command[2], for messages
 	v         *eval.Value
-	checkFlag bool // its value may not start with '-' unless allowFlags
+	checkFlag bool     // its value may not start with '-' unless allowFlags
+	flags     []string // ... or is one of these, written in its expressions
 }
 
 // envVar is one variable of `env`.
@@ -129,7 +130,7 @@ func (h *handler) checkArg(e elem, s string) error {
 	if strings.IndexByte(s, 0) >= 0 {
 		return fmt.Errorf("%s: the value holds a NUL byte, which a command line cannot carry", e.field)
 	}
-	if e.checkFlag && !h.allowFlags && strings.HasPrefix(s, "-") {
+	if e.checkFlag && !h.allowFlags && strings.HasPrefix(s, "-") && !slices.Contains(e.flags, s) {
 		return fmt.Errorf("%s: the value %q starts with '-' and could be read as an option, so it is refused; "+
 			"pass a value that does not start with '-'", e.field, truncate(s, 40))
 	}

@@ -91,6 +91,9 @@ func TestRefusedArguments(t *testing.T) {
 		{"flag after --", "command: [./args.sh, --, '${{ args.v }}']", "-rf", ""},
 		{"flag with allow_flags", "command: [./args.sh, '${{ args.v }}']\nallow_flags: true", "-rf", ""},
 		{"flag written in the config", "command: [./args.sh, '-${{ args.v }}']", "-rf", ""},
+		{"flag written in the expression", "command: [./args.sh, \"${{ args.v == 'n' ? ['-n'] : [] }}\"]", "n", ""},
+		{"flag written in the expression, other value", "command: [./args.sh, \"${{ args.v == 'n' ? ['-n'] : args.v }}\"]", "-rf", `command[1]: the value "-rf" starts with '-'`},
+		{"flag built in the expression", "command: [./args.sh, \"${{ '-' + args.v }}\"]", "rf", `command[1]: the value "-rf" starts with '-'`},
 		{"leading text", "command: [./args.sh, 'x${{ args.v }}']", "-rf", ""},
 		{"dash in the middle", "command: [./args.sh, '${{ args.v }}']", "a-b", ""},
 	} {
