@@ -98,7 +98,7 @@ func (c *Config) program(env handlers.BuildEnv, h *handler) bool {
 	}
 	h.program, ok = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
-	return ok && h.args != nil
+	return checkCode(env, c.Command) && ok && h.args != nil
 }
 
 // fixedProgram checks a program written in the config and makes a path

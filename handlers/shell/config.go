@@ -38,7 +38,10 @@ type Config struct {
 	// `${{ args.path ?? [] }}` to leave out an optional argument); yielding
 	// nothing (an argument not passed), it becomes an empty argument, so
 	// the positions of the others never shift. Text around an expression
-	// makes one argument.
+	// makes one argument. An interpreter's inline program (`sh -c`,
+	// `python3 -c`, `perl -e`, `node --eval`) must be literal text: an
+	// argument spliced into it would run as code, so that is an error; use
+	// `script` and `params` instead.
 	Command []spec.Value `yaml:"command,omitempty"`
 	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`.
 	// It cannot hold ${{ expressions }}: it reads the arguments from its

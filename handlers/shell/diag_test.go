@@ -27,6 +27,20 @@ func TestDiagnostics(t *testing.T) {
 			"mcpgen.yaml:10:17: tools[0].handler.command[0]: the program must be a name or a path"}},
 		{"list element", "command: [ls, [a, b]]", []string{
 			"mcpgen.yaml:10:21: tools[0].handler.command[1]: expected a single value (a string, number or ${{ expression }})"}},
+		{"argument spliced into sh -c", "command: [sh, -c, 'grep ${{ args.pattern }} notes']", []string{
+			"mcpgen.yaml:10:25: tools[0].handler.command[2]: this is program text for sh, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"argument spliced into env bash -ec", "command: [env, bash, -ec, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:33: tools[0].handler.command[3]: this is program text for bash, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"argument spliced into python3 -c", "command: [/usr/bin/python3, '-cprint(${{ args.pattern }})']", []string{
+			"mcpgen.yaml:10:35: tools[0].handler.command[1]: this is program text for python3, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"argument spliced into node --eval", "command: [node, --eval, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:31: tools[0].handler.command[2]: this is program text for node, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"arguments after sh -c code are data", "command: [sh, -c, 'grep -- \"$1\" notes', mcpgen, '${{ args.pattern }}']", nil},
+		{"a shell's other options", "command: [bash, -x, ./run.sh, '${{ args.pattern }}']", nil},
 		{"command and script", "command: [ls]\nscript: ls", []string{
 			"mcpgen.yaml:11:15: tools[0].handler.script: give either command or script, not both"}},
 		{"expression in a script", "script: grep -- '${{ args.pattern }}' .", []string{

@@ -98,3 +98,28 @@ func TestDir(t *testing.T) {
 		t.Errorf("ls in dir: got %q, want marker", got)
 	}
 }
+
+// TestSecretsAreMasked: a value the config took from the environment never
+// comes back, whether the command prints it on stdout or stderr, in a
+// result or a log.
+func TestSecretsAreMasked(t *testing.T) {
+	t.Setenv("MCPGEN_TEST_TOKEN", "s3cr3t-token")
+	for _, tt := range []struct{ name, handler string }{
+		{"success", "script: 'echo \"out $TOKEN\"; echo \"err $TOKEN\" >&2'"},
+		{"failure", "script: 'echo \"out $TOKEN\"; echo \"err $TOKEN\" >&2; exit 1'"},
+		{"timeout", "script: 'echo \"err $TOKEN\" >&2; sleep 10'\ntimeout: 300ms"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := build(t, tool(nil, tt.handler+"\nenv: {TOKEN: '${MCPGEN_TEST_TOKEN}'}"))
+			var l logs
+			res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := handlertest.Text(res) + strings.Join(l.lines, "\n")
+			if strings.Contains(all, "s3cr3t") || !strings.Contains(all, "err ****") {
+				t.Errorf("want the token masked, got result %q and logs %q", handlertest.Text(res), l.lines)
+			}
+		})
+	}
+}
