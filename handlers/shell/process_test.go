@@ -122,6 +122,10 @@ func TestProcessGroupIsKilled(t *testing.T) {
 			t.Errorf("want a shutdown error, got %q", text)
 		}
 		checkGone(t, pidFile)
+		res, _ := srv.CallTool(context.Background(), "t", []byte(`{"pidfile": "`+pidFile+`"}`), nil)
+		if text := handlertest.Text(res); !res.IsError || !strings.Contains(text, "shutting down") {
+			t.Errorf("a call after Close: want a shutdown error, got %q", text)
+		}
 	})
 }
 

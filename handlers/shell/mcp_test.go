@@ -1,0 +1,50 @@
+package shell_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestStderrReachesTheClient: over MCP, each stderr line arrives as a
+// notifications/message at level debug, logger the tool's name.
+func TestStderrReachesTheClient(t *testing.T) {
+	t.Parallel()
+	srv := build(t, tool(nil, "command: [./fail.sh]"))
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []string
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, string(req.Params.Level)+" "+req.Params.Logger+" "+req.Params.Data.(string))
+		},
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	// clients of protocol 2026-07-28 give the level with each request
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t", Arguments: map[string]any{},
+		Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}})
+	if err != nil || !res.IsError {
+		t.Fatalf("want an error result, got %v, %v", res, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"debug t warming up", "debug t disk on fire"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("log messages (-want +got):\n%s", diff)
+	}
+}
