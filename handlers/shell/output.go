@@ -36,25 +36,43 @@ func readCapped(r io.ReadCloser, max int64) ([]byte, bool) {
 	return b[:max], true
 }
 
-// logStderr sends each line of r to the client as a debug log and returns
-// the end of the stream.
-func (h *handler) logStderr(ctx context.Context, r io.Reader, n handlers.Notifier) []byte {
+// stderrLog sends stderr lines to the client from a goroutine of its own,
+// so that a slow client never blocks the command. It holds every line that
+// will be sent, so sending to it never blocks either.
+type stderrLog struct {
+	lines chan string
+	done  chan struct{} // closed when every line was sent
+}
+
+func (h *handler) startLog(ctx context.Context, n handlers.Notifier) *stderrLog {
+	l := &stderrLog{lines: make(chan string, maxLogLines+1), done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		for line := range l.lines {
+			n.Log(ctx, slog.LevelDebug, h.redact(line), nil)
+		}
+	}()
+	return l
+}
+
+// logStderr queues each line of r for the client and returns the end of
+// the stream.
+func logStderr(r io.Reader, l *stderrLog) []byte {
+	defer close(l.lines)
 	br := bufio.NewReaderSize(r, maxLogLine)
 	var tail []byte
-	lines := 0
-	for {
+	for lines := 1; ; lines++ {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 0 {
 			tail = append(tail, line...)
 			if len(tail) > 2*stderrTail {
 				tail = slices.Clone(tail[len(tail)-stderrTail:])
 			}
-			lines++
 			switch {
 			case lines <= maxLogLines:
-				n.Log(ctx, slog.LevelDebug, h.redact(strings.TrimRight(string(line), "\r\n")), nil)
+				l.lines <- strings.TrimRight(string(line), "\r\n")
 			case lines == maxLogLines+1:
-				n.Log(ctx, slog.LevelDebug, fmt.Sprintf("further stderr lines are not sent (more than %d)", maxLogLines), nil)
+				l.lines <- fmt.Sprintf("further stderr lines are not sent (more than %d)", maxLogLines)
 			}
 		}
 		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {

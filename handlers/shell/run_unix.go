@@ -62,16 +62,20 @@ func (h *handler) run(ctx context.Context, inv *invocation, n handlers.Notifier)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", inv.argv[0], err)
 	}
-	o := &outcome{}
+	o, log := &outcome{}, h.startLog(ctx, n)
 	var wg sync.WaitGroup
 	wg.Go(func() { o.stdout, o.truncated = readCapped(p.out, h.maxOutput) })
-	wg.Go(func() { o.stderr = h.logStderr(ctx, p.err, n) })
+	wg.Go(func() { o.stderr = logStderr(p.err, log) })
 	if p.in != nil {
 		wg.Go(func() { writeStdin(p.in, inv.stdin) })
 	}
 	o.state, o.stopped = h.wait(ctx, cmd)
 	killGroup(cmd.Process.Pid) // background processes the command left behind
 	drain(&wg, p)
+	select { // logs go before the result, unless the client is stuck
+	case <-log.done:
+	case <-time.After(waitDelay):
+	}
 	return o, nil
 }
 

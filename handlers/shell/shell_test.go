@@ -228,3 +228,41 @@ func TestLargeStdin(t *testing.T) {
 		t.Errorf("isError=%v, wc -c says %q, want 1048576", res.IsError, got)
 	}
 }
+
+func TestStderrLimits(t *testing.T) {
+	t.Parallel()
+	srv := build(t, tool(nil, `script: |
+  i=0; while [ $i -lt 1500 ]; do echo "line $i" >&2; i=$((i+1)); done
+  exit 2`))
+	var l logs
+	res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.lines) != 1001 || l.lines[999] != "DEBUG line 999" ||
+		l.lines[1000] != "DEBUG further stderr lines are not sent (more than 1000)" {
+		t.Errorf("want 1000 lines and a note, got %d lines ending %q", len(l.lines), l.lines[max(len(l.lines)-2, 0):])
+	}
+	text := handlertest.Text(res)
+	if !strings.HasSuffix(text, "line 1498\nline 1499") || len(text) > 5000 || !strings.Contains(text, "stderr:\n…line") {
+		t.Errorf("want the end of stderr from a line start, got %d bytes: %q…", len(text), text[:min(len(text), 200)])
+	}
+}
+
+// stuck is a client that never takes its log messages.
+type stuck struct{ release chan struct{} }
+
+func (s stuck) Log(context.Context, slog.Level, string, map[string]any) { <-s.release }
+
+func (stuck) Progress(context.Context, float64, float64, string) {}
+
+func TestStuckClientDoesNotBlockTheCommand(t *testing.T) {
+	t.Parallel()
+	srv := build(t, tool(nil, "script: 'echo result; echo chatter >&2; echo more >&2'"))
+	s := stuck{release: make(chan struct{})}
+	defer close(s.release)
+	res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), s)
+	if err != nil || res.IsError || handlertest.Text(res) != "result\n" {
+		t.Errorf("want the result, got %v %q", err, handlertest.Text(res))
+	}
+}
