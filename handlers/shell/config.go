@@ -43,12 +43,13 @@ type Config struct {
 	// argument spliced into it would run as code, so that is an error; use
 	// `script` and `params` instead.
 	Command []spec.Value `yaml:"command,omitempty"`
-	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`.
+	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`
+	// with the same stdin, environment, directory and limits as a command.
 	// It cannot hold ${{ expressions }}: it reads the arguments from its
 	// positional parameters ("$1", "$@", from `params`) and from variables
-	// set in `env`, always quoted, so no argument is ever parsed as shell
-	// code. mcpgen expands ${VAR} in config text when it loads, so write
-	// $VAR or "$1" in a script, or $${VAR} for a literal ${VAR}.
+	// set in `env`, so no argument is ever parsed as shell code (quote them:
+	// "$1", not $1). mcpgen expands ${VAR} in config text when it loads, so
+	// write $VAR or "$1" in a script, or $${VAR} for a literal ${VAR}.
 	Script string `yaml:"script,omitempty"`
 	// Shell runs `script`: a POSIX-style shell that takes `-c SCRIPT NAME
 	// ARGS...`, such as sh, bash, dash or zsh. Defaults to sh.
@@ -71,9 +72,9 @@ type Config struct {
 	// (`"${{ args }}"` sends all the arguments). Without it the command
 	// reads /dev/null.
 	Stdin *spec.Value `yaml:"stdin,omitempty"`
-	// Dir is the working directory, relative to the config file. Defaults
-	// to the config file's directory. It is fixed text: arguments cannot
-	// choose it.
+	// Dir is the working directory, absolute or relative to the config
+	// file. Defaults to the config file's directory. It is fixed text:
+	// arguments cannot choose it.
 	Dir string `yaml:"dir,omitempty"`
 	// EnvAllow names variables of the server's environment passed through to
 	// the command, e.g. [HOME, LANG]. The command sees nothing else but PATH

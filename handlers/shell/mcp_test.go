@@ -18,6 +18,7 @@ func TestStderrReachesTheClient(t *testing.T) {
 	var mu sync.Mutex
 	var got []string
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		//lint:ignore SA1019 logging is deprecated in protocol 2026-07-28 but still served; this tests it
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			mu.Lock()
 			defer mu.Unlock()
@@ -36,8 +37,9 @@ func TestStderrReachesTheClient(t *testing.T) {
 	}
 	defer cs.Close()
 	// clients of protocol 2026-07-28 give the level with each request
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t", Arguments: map[string]any{},
-		Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}})
+	//lint:ignore SA1019 see above
+	meta := mcp.Meta{mcp.MetaKeyLogLevel: "debug"}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}, Meta: meta})
 	if err != nil || !res.IsError {
 		t.Fatalf("want an error result, got %v, %v", res, err)
 	}
