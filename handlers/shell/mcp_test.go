@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,6 +43,17 @@ func TestStderrReachesTheClient(t *testing.T) {
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}, Meta: meta})
 	if err != nil || !res.IsError {
 		t.Fatalf("want an error result, got %v, %v", res, err)
+	}
+	// The client handles notifications apart from responses, so the last
+	// ones may be handled after the call returned: wait for them.
+	for range 250 {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	mu.Lock()
 	defer mu.Unlock()
