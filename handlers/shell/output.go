@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,24 @@ const (
 	// maxLogLine is the longest stderr line sent whole; longer lines are
 	// sent in pieces.
 	maxLogLine = 4 << 10
+)
+
+// outcome is what a finished command left.
+type outcome struct {
+	stdout    []byte
+	truncated bool   // stdout reached max_output
+	stderr    []byte // the end of stderr
+	state     *os.ProcessState
+	stopped   stop // why mcpgen killed it, if it did
+}
+
+// stop says why mcpgen killed a command before it exited.
+type stop int
+
+const (
+	notStopped stop = iota
+	stoppedByContext
+	stoppedByClose
 )
 
 // readCapped reads r up to max bytes. Past max it closes r, so the writer

@@ -10,24 +10,6 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 )
 
-// outcome is what a finished command left.
-type outcome struct {
-	stdout    []byte
-	truncated bool
-	stderr    []byte
-	state     *os.ProcessState
-	stopped   stop
-}
-
-// stop says why mcpgen killed a command before it exited.
-type stop int
-
-const (
-	notStopped stop = iota
-	stoppedByContext
-	stoppedByClose
-)
-
 // run is not available here: mcpgen relies on Unix process groups to kill
 // a command with everything it started.
 func (h *handler) run(context.Context, *invocation, handlers.Notifier) (*outcome, error) {

@@ -20,24 +20,6 @@ import (
 // process that left the group (setsid) can hold them open longer.
 const waitDelay = 2 * time.Second
 
-// outcome is what a finished command left.
-type outcome struct {
-	stdout    []byte
-	truncated bool   // stdout reached max_output
-	stderr    []byte // the end of stderr
-	state     *os.ProcessState
-	stopped   stop // why mcpgen killed it, if it did
-}
-
-// stop says why mcpgen killed a command before it exited.
-type stop int
-
-const (
-	notStopped stop = iota
-	stoppedByContext
-	stoppedByClose
-)
-
 // pipes are the parent's ends of the child's standard streams.
 type pipes struct {
 	out, err *os.File
