@@ -93,7 +93,7 @@ func printResult(std stdio, res *mcp.CallToolResult) {
 	for _, c := range res.Content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			fmt.Fprintln(w, c.Text)
+			fmt.Fprintln(w, strings.TrimRight(c.Text, "\n"))
 		case *mcp.ImageContent:
 			fmt.Fprintf(w, "[image %s, %d bytes]\n", c.MIMEType, len(c.Data))
 		case *mcp.AudioContent:
