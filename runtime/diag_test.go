@@ -1,0 +1,60 @@
+package runtime
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenEnv is the environment the diagnostic goldens are loaded with.
+var goldenEnv = map[string]string{"SERVER_NAME": "demo", "TITLE_SUFFIX": "", "SECRET": "s3cr3t-value"}
+
+// validateText is what `mcpgen validate` prints for ds.
+func validateText(ds Diagnostics) string {
+	if len(ds) == 0 {
+		return "ok\n"
+	}
+	return ds.Error() + "\n" + ds.Summary() + "\n"
+}
+
+// TestDiagnosticsGolden compiles every testdata/diag/*.yaml and compares the
+// report with the .golden file beside it (-update rewrites them).
+func TestDiagnosticsGolden(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "diag", "*.yaml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			reg := testRegistry(new(atomic.Int64))
+			srv, ds := Compile([]string{path}, LoadOptions{LookupEnv: envMap(goldenEnv)}, BuildOptions{Registry: reg})
+			if srv != nil {
+				srv.Close()
+			}
+			got := validateText(ds)
+			golden := strings.TrimSuffix(path, ".yaml") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./runtime -run TestDiagnosticsGolden -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("validate %s (-want +got):\n%s", path, diff)
+			}
+		})
+	}
+}

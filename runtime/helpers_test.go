@@ -1,0 +1,156 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// envMap is a LookupEnv over a fixed map.
+func envMap(m map[string]string) LookupEnv {
+	return func(name string) (string, bool) {
+		v, ok := m[name]
+		return v, ok
+	}
+}
+
+// loadString loads one config from text, with env as the environment.
+func loadString(t testing.TB, text string, env map[string]string) (*File, Diagnostics) {
+	t.Helper()
+	var ds Diagnostics
+	f := LoadBytes("mcpgen.yaml", []byte(text), LoadOptions{LookupEnv: envMap(env)}, &ds)
+	return f, ds.Sort()
+}
+
+// writeFiles writes name → contents under a new temporary directory and
+// returns it.
+func writeFiles(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// compileText writes config (and extra files) to a temporary directory and
+// compiles it with the test kinds.
+func compileText(t testing.TB, config string, extra map[string]string) (*Server, Diagnostics) {
+	t.Helper()
+	files := map[string]string{"mcpgen.yaml": config}
+	for k, v := range extra {
+		files[k] = v
+	}
+	dir := writeFiles(t, files)
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, LoadOptions{LookupEnv: envMap(nil)},
+		BuildOptions{Registry: testRegistry(new(atomic.Int64))})
+	if srv != nil {
+		t.Cleanup(func() { srv.Close() })
+	}
+	return srv, ds
+}
+
+// mustCompile is compileText failing the test on any error.
+func mustCompile(t testing.TB, config string, extra map[string]string) *Server {
+	t.Helper()
+	srv, ds := compileText(t, config, extra)
+	if ds.Errors() > 0 {
+		t.Fatalf("config does not build:\n%v", ds)
+	}
+	return srv
+}
+
+// diagText renders diagnostics one per line, with the directory of the
+// config file removed.
+func diagText(ds Diagnostics, dir string) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if dir != "" {
+			d.File = strings.TrimPrefix(d.File, dir+string(filepath.Separator))
+		}
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// wantDiag fails unless some diagnostic's text contains every one of parts.
+func wantDiag(t testing.TB, ds Diagnostics, parts ...string) {
+	t.Helper()
+	for _, d := range ds {
+		s := d.String()
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(s, p)
+		}
+		if all {
+			return
+		}
+	}
+	t.Errorf("no diagnostic contains %q; got:\n%v", parts, ds)
+}
+
+// echoConfig is the "echo" test kind: its result is an expression over the
+// arguments, or an error.
+type echoConfig struct {
+	Result spec.Value `yaml:"result"`
+	Fail   string     `yaml:"fail"`
+	calls  *atomic.Int64
+	value  *eval.Value
+}
+
+func (c *echoConfig) Build(env handlers.BuildEnv) handlers.Handler {
+	c.value = env.Compile("result", &c.Result, nil)
+	if c.value == nil {
+		return nil
+	}
+	return c
+}
+
+func (c *echoConfig) Call(ctx context.Context, call *handlers.Call) (*handlers.Result, error) {
+	c.calls.Add(1)
+	if c.Fail != "" {
+		return nil, errors.New(c.Fail)
+	}
+	x, err := c.value.Eval(map[string]any{"args": call.Args})
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := x.(string); ok {
+		return handlers.TextResult(s), nil
+	}
+	return &handlers.Result{Structured: x}, nil
+}
+
+// testRegistry holds the echo kind, whose handlers count their calls in
+// calls.
+func testRegistry(calls *atomic.Int64) *handlers.Registry {
+	return handlers.NewRegistry(handlers.Kind{Name: "echo", Doc: "Echoes a value.",
+		NewConfig: func() handlers.Config { return &echoConfig{calls: calls} }})
+}
+
+// textOf joins the text blocks of a result.
+func textOf(cs []mcp.Content) string {
+	var parts []string
+	for _, c := range cs {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
