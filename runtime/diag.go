@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -144,6 +145,8 @@ func scalarOffset(n *yaml.Node, off int) int {
 	if off < 0 || n.Kind != yaml.ScalarNode || strings.Contains(n.Value[:min(off, len(n.Value))], "\n") {
 		return 0
 	}
+	// yaml.v3 counts columns in characters, offsets are in bytes
+	off = utf8.RuneCountInString(n.Value[:min(off, len(n.Value))])
 	switch n.Style {
 	case 0, yaml.TaggedStyle:
 		return off

@@ -74,6 +74,8 @@ func TestExpandPositions(t *testing.T) {
 		{"plain at start", "  name: ${MISSING}"},
 		{"double quoted", `  name: "abc ${MISSING}"`},
 		{"single quoted", `  name: 'abc ${MISSING}'`},
+		{"after non-ASCII text", "  name: Données über ${MISSING}"},
+		{"quoted after non-ASCII text", `  name: "Données über ${MISSING}"`},
 		{"flow mapping", `  {name: "x ${MISSING}"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
