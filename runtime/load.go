@@ -11,7 +11,6 @@ package runtime
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -84,16 +83,25 @@ func LoadBytes(path string, data []byte, opts LoadOptions, ds *Diagnostics) *Fil
 	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root}
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
-	if f.Config.Version != 1 {
-		n := valueNode(root, "version")
-		if n == nil {
-			n = root
+	// a missing or mistyped version has been reported by the decoder
+	if n := valueNode(root, "version"); n != nil && f.Config.Version != 1 && !reported(*ds, path, "version") {
+		msg := "expected 1, got " + describe(n)
+		if n.Tag == "!!int" {
+			msg = "unsupported version " + n.Value
 		}
-		if f.Config.Version != 0 {
-			d.at(n, "version", fmt.Sprintf("unsupported version %d", f.Config.Version), "this mcpgen reads version: 1")
-		}
+		d.at(n, "version", msg, "this mcpgen reads version: 1")
 	}
 	return f
+}
+
+// reported tells whether ds holds a diagnostic at path in file.
+func reported(ds Diagnostics, file, path string) bool {
+	for _, d := range ds {
+		if d.File == file && d.Path == path {
+			return true
+		}
+	}
+	return false
 }
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
