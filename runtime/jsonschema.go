@@ -110,14 +110,7 @@ func (sc *schemaCompiler) compileDoc(name string, doc any) (*jsonschema.Schema, 
 	}
 	compiled, err := sc.c.Compile(url)
 	if err != nil {
-		var se *jsonschema.SchemaValidationError
-		if errors.As(err, &se) {
-			var ve *jsonschema.ValidationError
-			if errors.As(se.Err, &ve) {
-				return nil, errors.New(leafErrors(ve))
-			}
-		}
-		return nil, errors.New(cleanSchemaError(err.Error(), url))
+		return nil, schemaCompileError(err, url)
 	}
 	return compiled, nil
 }

@@ -129,7 +129,16 @@ func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
 			return s
 		}
 	}
-	b.errorf(f, path, "invalid JSON Schema: %v", err)
+	var es schemaErrors
+	if !errors.As(err, &es) {
+		b.errorf(f, path, "invalid JSON Schema: %v", err)
+		return nil
+	}
+	d := diags{file: f.Path, list: &b.ds}
+	for _, e := range es {
+		n, p := schemaNode(v.Node, path, e.loc)
+		d.at(n, p, "invalid JSON Schema: "+e.msg, "")
+	}
 	return nil
 }
 
