@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,6 +111,7 @@ func wantDiag(t testing.TB, ds Diagnostics, parts ...string) {
 type echoConfig struct {
 	Result spec.Value `yaml:"result"`
 	Fail   string     `yaml:"fail"`
+	Log    string     `yaml:"log"` // sent at info level before answering
 	calls  *atomic.Int64
 	value  *eval.Value
 }
@@ -124,6 +126,9 @@ func (c *echoConfig) Build(env handlers.BuildEnv) handlers.Handler {
 
 func (c *echoConfig) Call(ctx context.Context, call *handlers.Call) (*handlers.Result, error) {
 	c.calls.Add(1)
+	if c.Log != "" {
+		call.Notify.Log(ctx, slog.LevelInfo, c.Log, map[string]any{"tool": "echo"})
+	}
 	if c.Fail != "" {
 		return nil, errors.New(c.Fail)
 	}
@@ -140,6 +145,9 @@ func (c *echoConfig) Call(ctx context.Context, call *handlers.Call) (*handlers.R
 // testRegistry holds the echo kind, whose handlers count their calls in
 // calls.
 func testRegistry(calls *atomic.Int64) *handlers.Registry {
+	if calls == nil {
+		calls = new(atomic.Int64)
+	}
 	return handlers.NewRegistry(handlers.Kind{Name: "echo", Doc: "Echoes a value.",
 		NewConfig: func() handlers.Config { return &echoConfig{calls: calls} }})
 }
