@@ -132,6 +132,10 @@ func (b *builder) openBackends(f *File) {
 	for _, name := range sortedKeys(f.Config.Backends) {
 		h := f.Config.Backends[name]
 		path := "backends." + name
+		if h == nil {
+			b.errorf(f, path, "empty backend; give at least its kind")
+			continue
+		}
 		if !b.unique(f, "backend", name, path) {
 			continue
 		}

@@ -43,6 +43,10 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
 	var names []string
 	for i, a := range p.Arguments {
+		if a == nil {
+			b.errorf(f, fmt.Sprintf("%s.arguments[%d]", path, i), "empty argument; give at least its name")
+			continue
+		}
 		if slices.Contains(names, a.Name) {
 			b.errorf(f, fmt.Sprintf("%s.arguments[%d].name", path, i), "argument %q is declared twice", a.Name)
 		}

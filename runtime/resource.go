@@ -45,6 +45,7 @@ func (b *builder) resources(f *File) {
 	for i, r := range f.Config.Resources {
 		path := fmt.Sprintf("resources[%d]", i)
 		if r == nil {
+			b.errorf(f, path, "empty resource")
 			continue
 		}
 		before := b.ds.Errors()
@@ -64,6 +65,7 @@ func (b *builder) resources(f *File) {
 	for i, r := range f.Config.ResourceTemplates {
 		path := fmt.Sprintf("resource_templates[%d]", i)
 		if r == nil {
+			b.errorf(f, path, "empty resource template")
 			continue
 		}
 		before := b.ds.Errors()

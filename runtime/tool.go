@@ -97,6 +97,10 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
 	seen := map[string]bool{}
 	for i, a := range t.Args {
 		p := fmt.Sprintf("%s.args[%d]", path, i)
+		if a == nil {
+			b.errorf(f, p, "empty argument; give at least its name")
+			return nil
+		}
 		if seen[a.Name] {
 			b.errorf(f, p+".name", "argument %q is declared twice", a.Name)
 		}
