@@ -104,9 +104,14 @@ func (b *builder) server(f *File) {
 	}
 }
 
+// diags collects diagnostics about file f.
+func (b *builder) diags(f *File) diags {
+	return diags{file: f.Path, list: &b.ds, src: f.src}
+}
+
 // diag reports at path inside file f.
 func (b *builder) diag(f *File, sev Severity, path, msg, hint string) {
-	d := diags{file: f.Path, list: &b.ds}
+	d := b.diags(f)
 	d.add(sev, locate(f.Root, path), -1, path, msg, hint)
 }
 
@@ -187,7 +192,7 @@ func (b *builder) decodeKind(f *File, path string, body *yaml.Node, cfg any) boo
 		}
 		n.Content = append(n.Content, body.Content[i], body.Content[i+1])
 	}
-	dc := &decoder{d: diags{file: f.Path, list: &b.ds}, raw: true}
+	dc := &decoder{d: b.diags(f), raw: true}
 	dc.decode(&n, reflect.ValueOf(cfg).Elem(), path)
 	return len(b.ds) == before
 }
@@ -301,7 +306,7 @@ func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
 func (b *builder) compile(f *File, path string, n *yaml.Node, env types.Map) *eval.Value {
 	v, errs := eval.Compile(n, env)
 	for _, e := range errs {
-		d := diags{file: f.Path, list: &b.ds}
+		d := b.diags(f)
 		d.add(Error, e.Node, e.Offset, path, e.Msg, e.Hint)
 	}
 	if len(errs) > 0 {
@@ -318,7 +323,7 @@ func (b *builder) template(f *File, path, text string, roots map[string][]string
 		return t
 	}
 	n := locate(f.Root, path)
-	d := diags{file: f.Path, list: &b.ds}
+	d := b.diags(f)
 	line := n.Line + err.Line - 1
 	switch {
 	case err.Line == 1 && err.Col > 0:

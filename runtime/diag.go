@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -118,6 +119,7 @@ func (ds Diagnostics) Error() string {
 type diags struct {
 	file string
 	list *Diagnostics
+	src  []byte // the file's contents; nil when unknown
 }
 
 func (d diags) at(n *yaml.Node, path, msg, hint string) {
@@ -130,7 +132,7 @@ func (d diags) add(sev Severity, n *yaml.Node, off int, path, msg, hint string) 
 	diag := Diagnostic{File: d.file, Path: path, Message: msg, Hint: hint, Severity: sev}
 	if n != nil {
 		diag.Line, diag.Col = n.Line, n.Column
-		diag.Col += scalarOffset(n, off)
+		diag.Col += scalarOffset(n, off, d.line(n.Line))
 	}
 	if diag.Line == 0 {
 		diag.Line = 1
@@ -138,20 +140,59 @@ func (d diags) add(sev Severity, n *yaml.Node, off int, path, msg, hint string) 
 	*d.list = append(*d.list, diag)
 }
 
+// line returns line number i (1-based) of the file, or nil.
+func (d diags) line(i int) []byte {
+	for n := 1; d.src != nil; n++ {
+		l, rest, more := bytes.Cut(d.src, []byte("\n"))
+		if n == i {
+			return l
+		}
+		if !more {
+			break
+		}
+		d.src = rest
+	}
+	return nil
+}
+
 // scalarOffset maps an offset into a scalar's value to a column offset in the
-// file, as far as the scalar's style allows: quoted scalars start one column
-// later; multi-line and block scalars point at their start.
-func scalarOffset(n *yaml.Node, off int) int {
-	if off < 0 || n.Kind != yaml.ScalarNode || strings.Contains(n.Value[:min(off, len(n.Value))], "\n") {
+// file. It follows the offset only when the text before it stands as it is
+// on the scalar's first line (source line; nil when unknown): after an
+// escape sequence, a line break or a tag, and in block scalars, the
+// position is the scalar's start.
+func scalarOffset(n *yaml.Node, off int, source []byte) int {
+	if off < 0 || n.Kind != yaml.ScalarNode || off > len(n.Value) {
+		return 0
+	}
+	before := n.Value[:off]
+	quote := 0
+	switch n.Style {
+	case 0:
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		quote = 1
+	default:
+		return 0
+	}
+	if strings.Contains(before, "\n") || !onLine(source, n.Column-1+quote, before) {
 		return 0
 	}
 	// yaml.v3 counts columns in characters, offsets are in bytes
-	off = utf8.RuneCountInString(n.Value[:min(off, len(n.Value))])
-	switch n.Style {
-	case 0, yaml.TaggedStyle:
-		return off
-	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
-		return off + 1
+	return utf8.RuneCountInString(before) + quote
+}
+
+// onLine reports whether text is written on line from character col on; a
+// line that is not known is trusted.
+func onLine(line []byte, col int, text string) bool {
+	if line == nil {
+		return true
 	}
-	return 0
+	s := string(line)
+	for range col {
+		_, size := utf8.DecodeRuneInString(s)
+		if size == 0 {
+			return false
+		}
+		s = s[size:]
+	}
+	return strings.HasPrefix(s, text)
 }

@@ -97,3 +97,31 @@ func TestExpandPositions(t *testing.T) {
 		})
 	}
 }
+
+// TestExpandPositionsUnknown checks that a reference the column cannot be
+// computed for (after an escape sequence, on a continuation line) is
+// reported at the start of its scalar, never beyond it.
+func TestExpandPositionsUnknown(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, value string
+		line, col   int
+	}{
+		{"plain on two lines", "abc\n    def ${MISSING}", 3, 9},
+		{"double quoted on two lines", "\"abc\n    def ${MISSING}\"", 3, 9},
+		{"escape before", `"a\tb ${MISSING}"`, 3, 9},
+		{"single quote escape before", `'it''s ${MISSING}'`, 3, 9},
+		{"tagged", "!!str x ${MISSING}", 3, 9},
+		{"literal block", "|\n    x ${MISSING}", 3, 9},
+		{"quote then line", "\"\n${MISSING}\"", 3, 9},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			text := "version: 1\nserver:\n  name: " + tt.value + "\n"
+			_, ds := loadString(t, text, nil)
+			if len(ds) != 1 || ds[0].Line != tt.line || ds[0].Col != tt.col || !strings.Contains(ds[0].Message, "${MISSING}") {
+				t.Errorf("want one diagnostic at %d:%d, got:\n%v\n%s", tt.line, tt.col, ds, text)
+			}
+		})
+	}
+}

@@ -121,7 +121,7 @@ func FuzzExpand(f *testing.F) {
 		}
 		_, _, errs = expand(v.Value, envMap(fuzzEnv), skip)
 		var ds Diagnostics
-		d := diags{file: "f", list: &ds}
+		d := diags{file: "f", list: &ds, src: []byte(line)}
 		for _, e := range errs {
 			d.add(Error, v, e.off, "k", e.msg, "")
 		}

@@ -38,6 +38,7 @@ type File struct {
 	Root   *yaml.Node   // the document's root mapping, for positions
 	// Secrets are values the file took from the environment.
 	Secrets []string
+	src     []byte // the file's contents, to place positions inside scalars
 }
 
 // Load reads and decodes the config files at paths. It returns the files
@@ -71,7 +72,7 @@ func readError(err error) string {
 // LoadBytes decodes one config file's contents, appending problems to ds.
 // It returns nil when the YAML does not parse.
 func LoadBytes(path string, data []byte, opts LoadOptions, ds *Diagnostics) *File {
-	d := diags{file: path, list: ds}
+	d := diags{file: path, list: ds, src: data}
 	root, ok := parseYAML(data, d)
 	if !ok {
 		return nil
@@ -80,7 +81,7 @@ func LoadBytes(path string, data []byte, opts LoadOptions, ds *Diagnostics) *Fil
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root}
+	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data}
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
 	// a missing or mistyped version has been reported by the decoder

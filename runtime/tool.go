@@ -138,7 +138,7 @@ func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
 		b.errorf(f, path, "invalid JSON Schema: %v", err)
 		return nil
 	}
-	d := diags{file: f.Path, list: &b.ds}
+	d := b.diags(f)
 	for _, e := range es {
 		n, p := schemaNode(v.Node, path, e.loc)
 		d.at(n, p, "invalid JSON Schema: "+e.msg, "")
