@@ -11,6 +11,7 @@ package runtime
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -136,7 +137,38 @@ func parseYAML(data []byte, d diags) (*yaml.Node, bool) {
 		d.at(n, "", "a config file is a mapping with at least `version: 1`", "")
 		return nil, false
 	}
+	if expandedSize(root, map[*yaml.Node]int{}) > maxValues {
+		d.at(root, "", fmt.Sprintf("aliases expand the file to more than %d values", maxValues),
+			"repeat less through anchors and aliases")
+		return nil, false
+	}
 	return root, true
+}
+
+// maxValues bounds the number of YAML values a file may expand to through
+// aliases, so that a few lines of nested aliases cannot exhaust memory.
+const maxValues = 1 << 20
+
+// expandedSize counts the nodes of n with every alias expanded, stopping
+// early once past maxValues; sizes holds the sizes already counted.
+func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
+	if n == nil {
+		return 0
+	}
+	if n.Kind == yaml.AliasNode {
+		return expandedSize(n.Alias, sizes)
+	}
+	if s, ok := sizes[n]; ok {
+		return s
+	}
+	size := 1
+	for _, c := range n.Content {
+		if size += expandedSize(c, sizes); size > maxValues {
+			break
+		}
+	}
+	sizes[n] = size
+	return size
 }
 
 // valueNode returns the value of key in mapping n, or nil.

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -195,5 +196,33 @@ b.yaml:15:10: resources[0].uri: resource "docs://a" is defined twice; first defi
 `
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestLoadAliasBomb checks that nested aliases cannot make loading expand a
+// small file into millions of values.
+func TestLoadAliasBomb(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("version: 1\nserver:\n  instructions: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "  a%d: &a%d [", i, i)
+		for j := range 10 {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	f, ds := loadString(t, b.String(), nil)
+	if f != nil {
+		t.Fatal("a file expanding to 10^10 values loaded")
+	}
+	wantDiag(t, ds, "mcpgen.yaml:1:1: aliases expand the file to more than 1048576 values")
+	// anchors used a reasonable number of times are fine
+	_, ds = loadString(t, "version: 1\nserver:\n  name: &n demo\n  title: *n\n", nil)
+	if len(ds) > 0 {
+		t.Errorf("an alias is refused:\n%v", ds)
 	}
 }
