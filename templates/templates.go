@@ -240,17 +240,24 @@ func (c *checker) field(n parse.Node, ident []string) {
 	}
 	switch {
 	case !ok:
-		c.fail(n, ident, fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
+		c.fail(n, back(ident, 0), fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
 	case below != nil && len(ident) > 1 && !contains(below, ident[1]):
-		c.fail(n, ident, fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
+		c.fail(n, back(ident, 1), fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
 	}
 }
 
-func (c *checker) fail(n parse.Node, ident []string, msg, hint string) {
+// back is how far before a field node's position identifier k (0 or 1)
+// starts: the parser places a field of several identifiers at its second.
+func back(ident []string, k int) int {
+	if k == 0 && len(ident) > 1 {
+		return len(ident[0]) + 1
+	}
+	return 0
+}
+
+func (c *checker) fail(n parse.Node, back int, msg, hint string) {
 	line, col := 1, 0
-	// A field's position is that of its last element: step back to its start.
-	pos := int(n.Position()) - len(strings.Join(ident, ".")) + len(ident[len(ident)-1])
-	if pos >= 0 && pos <= len(c.text) {
+	if pos := int(n.Position()) - back; pos >= 0 && pos <= len(c.text) {
 		before := c.text[:pos]
 		line = strings.Count(before, "\n") + 1
 		col = pos - strings.LastIndex(before, "\n")
