@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/eval"
@@ -324,17 +325,38 @@ func (b *builder) template(f *File, path, text string, roots map[string][]string
 	}
 	n := locate(f.Root, path)
 	d := b.diags(f)
-	line := n.Line + err.Line - 1
-	switch {
-	case err.Line == 1 && err.Col > 0:
-		d.add(Error, n, err.Col-1, path, err.Msg, err.Hint)
-	case err.Line > 1 && (n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle):
-		b.ds = append(b.ds, Diagnostic{File: f.Path, Line: line + 1, Col: n.Column + max(err.Col-1, 0),
+	if line, col, ok := blockPosition(d, n, text, err); ok {
+		b.ds = append(b.ds, Diagnostic{File: f.Path, Line: line, Col: col,
 			Path: path, Message: err.Msg, Hint: err.Hint, Severity: Error})
-	default:
+		return nil
+	}
+	if err.Line == 1 && err.Col > 0 {
+		d.add(Error, n, err.Col-1, path, err.Msg, err.Hint)
+	} else {
 		d.add(Error, n, -1, path, err.Msg, err.Hint)
 	}
 	return nil
+}
+
+// blockPosition places a template error inside a literal block scalar (|),
+// whose text line k is line k after the indicator, less the block's
+// indentation. It reports false when the source does not show that line.
+func blockPosition(d diags, n *yaml.Node, text string, err *templates.Error) (int, int, bool) {
+	lines := strings.Split(text, "\n")
+	if n.Style != yaml.LiteralStyle || err.Line < 1 || err.Line > len(lines) {
+		return 0, 0, false
+	}
+	src := string(d.line(n.Line + err.Line))
+	tl := lines[err.Line-1]
+	indent := len(src) - len(tl)
+	if indent < 0 || src[indent:] != tl || strings.TrimLeft(src[:indent], " ") != "" {
+		return 0, 0, false
+	}
+	col := indent + 1
+	if err.Col > 0 {
+		col += utf8.RuneCountInString(tl[:min(err.Col-1, len(tl))])
+	}
+	return n.Line + err.Line, col, true
 }
 
 func argNames(t types.Type) []string {
