@@ -120,6 +120,15 @@ func (b *builder) errorf(f *File, path, format string, args ...any) {
 	b.diag(f, Error, path, fmt.Sprintf(format, args...), "")
 }
 
+// given reports whether the last key of path is written in f. A required
+// key that is not has been reported by the decoder; checks of its value
+// would only repeat that.
+func given(f *File, path string) bool {
+	i := strings.LastIndexByte(path, '.')
+	parent := locate(f.Root, path[:max(i, 0)])
+	return keyNode(parent, path[i+1:]) != nil
+}
+
 // unique reports a name defined twice, naming both places.
 func (b *builder) unique(f *File, what, name, path string) bool {
 	key := what + ":" + name

@@ -34,10 +34,12 @@ func (b *builder) prompts(f *File) {
 
 func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
-	if !toolName.MatchString(p.Name) {
+	switch {
+	case p.Name == "": // the decoder reported it missing or empty
+	case !toolName.MatchString(p.Name):
 		b.diag(f, Error, path+".name", fmt.Sprintf("invalid prompt name %q", p.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
-	} else {
+	default:
 		b.unique(f, "prompt", p.Name, path+".name")
 	}
 	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
@@ -74,7 +76,7 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 			pr.messages = append(pr.messages, blk)
 		}
 	}
-	if len(p.Messages) == 0 {
+	if len(p.Messages) == 0 && given(f, path+".messages") {
 		b.errorf(f, path+".messages", "a prompt needs at least one message")
 	}
 	if b.ds.Errors() > before {

@@ -47,10 +47,12 @@ func (b *builder) tools(f *File) {
 
 func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	before := b.ds.Errors()
-	if !toolName.MatchString(t.Name) {
+	switch {
+	case t.Name == "": // the decoder reported it missing or empty
+	case !toolName.MatchString(t.Name):
 		b.diag(f, Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
-	} else {
+	default:
 		b.unique(f, "tool", t.Name, path+".name")
 	}
 	in := b.inputSchema(f, path, t)
