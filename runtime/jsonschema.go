@@ -29,6 +29,7 @@ type schema struct {
 	// itself, which cannot fail to compile, so startup need not pay for them.
 	lazy func() (*jsonschema.Schema, error)
 	once sync.Once
+	err  error // from the lazy compilation
 }
 
 // noLoader refuses every external reference: a schema in a config is
@@ -123,17 +124,25 @@ func cleanSchemaError(msg, url string) string {
 
 var printer = message.NewPrinter(language.English)
 
-// validate checks v (decoded with decodeJSON) against the schema. The error
-// names every failing location and rule, for a model to correct its call.
-func (s *schema) validate(v any) error {
+// ready compiles a lazily compiled schema, once.
+func (s *schema) ready() error {
 	s.once.Do(func() {
 		if s.lazy != nil {
 			var err error
 			if s.compiled, err = s.lazy(); err != nil {
-				panic(fmt.Sprintf("mcpgen: a generated schema does not compile: %v", err))
+				s.err = fmt.Errorf("the schema does not compile: %w", err)
 			}
 		}
 	})
+	return s.err
+}
+
+// validate checks v (decoded with decodeJSON) against the schema. The error
+// names every failing location and rule, for a model to correct its call.
+func (s *schema) validate(v any) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
 	err := s.compiled.Validate(toValidatable(v))
 	if err == nil {
 		return nil

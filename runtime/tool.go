@@ -56,6 +56,7 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 		b.unique(f, "tool", t.Name, path+".name")
 	}
 	in := b.inputSchema(f, path, t)
+	b.checkDefaults(f, path, t, in)
 	// Without a schema, anything goes: one mistake is reported once.
 	var argsType types.Type = types.Map{types.Extra: types.Any}
 	if in != nil {
