@@ -112,6 +112,8 @@ type echoConfig struct {
 	Result spec.Value `yaml:"result"`
 	Fail   string     `yaml:"fail"`
 	Log    string     `yaml:"log"` // sent at info level before answering
+	// Refuse is returned as an error result (IsError), not as an error.
+	Refuse string `yaml:"refuse"`
 	calls  *atomic.Int64
 	value  *eval.Value
 }
@@ -131,6 +133,11 @@ func (c *echoConfig) Call(ctx context.Context, call *handlers.Call) (*handlers.R
 	}
 	if c.Fail != "" {
 		return nil, errors.New(c.Fail)
+	}
+	if c.Refuse != "" {
+		res := handlers.TextResult(c.Refuse)
+		res.IsError = true
+		return res, nil
 	}
 	x, err := c.value.Eval(map[string]any{"args": call.Args})
 	if err != nil {

@@ -237,7 +237,8 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 			out.StructuredContent = res.Structured
 		}
 	}
-	if len(t.content) > 0 {
+	// a handler's error result stands as it is: content renders results
+	if len(t.content) > 0 && (res == nil || !res.IsError) {
 		if out.Content, err = s.render(t.content, data); err != nil {
 			return errorResult(s.redact.apply(err.Error()))
 		}

@@ -252,3 +252,27 @@ func TestToolSecretsRedacted(t *testing.T) {
 		t.Errorf("error text = %q", got)
 	}
 }
+
+// TestToolErrorResultKeepsItsContent checks that a handler's error result
+// reaches the model as the handler wrote it: the tool's content templates
+// render successful results only.
+func TestToolErrorResultKeepsItsContent(t *testing.T) {
+	t.Parallel()
+	srv := mustCompile(t, `version: 1
+tools:
+  - name: t
+    description: d
+    handler:
+      kind: echo
+      refuse: "404: no such record"
+    content:
+      - text: "Record {{ .result.id }}"
+`, nil)
+	res, err := srv.CallTool(context.Background(), "t", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.IsError || textOf(res.Content) != "404: no such record" {
+		t.Errorf("got isError=%v %q, want the handler's error", res.IsError, textOf(res.Content))
+	}
+}
