@@ -65,6 +65,9 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	tl := &tool{in: in, isError: t.Error}
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
+		if t.Handler == nil {
+			b.errorf(f, path+".output_schema", "output_schema is for tools with a handler: content alone has no structured result")
+		}
 	}
 	roots := map[string][]string{"args": argNames(argsType)}
 	switch {
@@ -228,6 +231,9 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 	out := &mcp.CallToolResult{IsError: t.isError}
 	if res != nil {
 		out.Content, out.IsError = res.Content, res.IsError
+		if res.Structured == nil && !res.IsError && t.out != nil {
+			return errorResult("the tool declares an output schema but its result has no structured content")
+		}
 		if res.Structured != nil && !res.IsError {
 			if t.out != nil {
 				if err := t.out.validate(res.Structured); err != nil {

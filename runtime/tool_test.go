@@ -145,6 +145,13 @@ tools:
     handler:
       kind: echo
       result: {m: x}
+  - name: textonly
+    description: Returns text where structured content is declared.
+    output_schema:
+      type: object
+    handler:
+      kind: echo
+      result: just text
   - name: fails
     description: Fails.
     handler:
@@ -183,6 +190,10 @@ func TestToolOutputSchema(t *testing.T) {
 	if !res.IsError || res.StructuredContent != nil || !strings.Contains(textOf(res.Content), "output schema") ||
 		!strings.Contains(textOf(res.Content), "missing property 'n'") {
 		t.Errorf("bad: want an error naming the output schema, got isError=%v %q", res.IsError, textOf(res.Content))
+	}
+	res = call("textonly")
+	if !res.IsError || !strings.Contains(textOf(res.Content), "output schema") {
+		t.Errorf("textonly: want an error naming the output schema, got isError=%v %q", res.IsError, textOf(res.Content))
 	}
 	res = call("fails")
 	if !res.IsError || textOf(res.Content) != "backend down" {
