@@ -81,7 +81,9 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 		b.errorf(f, path, "a tool needs a handler or content")
 	}
 	tl.content = b.blocks(f, path+".content", t.Content, roots)
-	if b.ds.Errors() > before {
+	// without an input schema, the arguments were reported when the file
+	// loaded (an unknown type); the tool cannot be served either way
+	if b.ds.Errors() > before || in == nil {
 		return nil
 	}
 	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
