@@ -123,6 +123,11 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
 			b.errorf(f, p+".pattern", "invalid regular expression: %v", err)
 			return nil
 		}
+		// the schema is compiled on first use: whatever would fail then
+		// must be caught here
+		if !b.lengths(f, p, a) {
+			return nil
+		}
 	}
 	// The schema is generated, so it compiles; only its first call pays.
 	s, err := b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
@@ -167,6 +172,19 @@ func annotations(t *spec.Tool) *mcp.ToolAnnotations {
 		out.IdempotentHint = *a.Idempotent
 	}
 	return out
+}
+
+// lengths reports negative min_length and max_length, which would leave the
+// generated schema uncompilable.
+func (b *builder) lengths(f *File, path string, a *spec.Arg) bool {
+	ok := true
+	for key, n := range map[string]*int{"min_length": a.MinLength, "max_length": a.MaxLength} {
+		if n != nil && *n < 0 {
+			b.errorf(f, path+"."+key, "%s must not be negative, got %d", key, *n)
+			ok = false
+		}
+	}
+	return ok
 }
 
 // argTypes are the types of the concise argument form ("" is string).
