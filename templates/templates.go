@@ -60,17 +60,31 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 
-// Set parses many templates cheaply: they share one function table, which
-// is costly to build for each template. A Set is not safe for concurrent
-// Parse calls; its templates are safe to execute concurrently.
-type Set struct {
-	base *template.Template
-	n    int
-}
+// Set parses many templates cheaply. Each template is a namespace of its
+// own (a {{ define }} in one never replaces another's) and is handed only
+// the functions its text names: giving every template all of sprig's
+// functions costs more than parsing it, as Funcs checks each one. A Set is
+// safe for concurrent use, and so are its templates.
+type Set struct{}
 
 // NewSet returns an empty Set.
-func NewSet() *Set {
-	return &Set{base: template.New("").Option("missingkey=error").Funcs(funcs)}
+func NewSet() *Set { return &Set{} }
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// funcsIn returns the functions whose names appear in text: the only ones a
+// template parsed from it can call.
+func funcsIn(text string) template.FuncMap {
+	used := template.FuncMap{}
+	if !strings.Contains(text, "{{") {
+		return used
+	}
+	for _, name := range identRE.FindAllString(text, -1) {
+		if f, ok := funcs[name]; ok {
+			used[name] = f
+		}
+	}
+	return used
 }
 
 // Parse parses one template with a fresh Set; see Set.Parse.
@@ -82,8 +96,8 @@ func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
 // key is a top-level field (`.args`); its value lists the names known below
 // it, or is nil when anything may follow. A field outside these is an error.
 func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *Error) {
-	s.n++
-	t, err := s.base.New(fmt.Sprintf("t%d", s.n)).Parse(text) // names stay out of messages
+	// the name "t" keeps paths out of messages
+	t, err := template.New("t").Option("missingkey=error").Funcs(funcsIn(text)).Parse(text)
 	if err != nil {
 		return nil, parseError(name, text, err)
 	}

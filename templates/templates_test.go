@@ -79,3 +79,23 @@ func TestExecuteErrors(t *testing.T) {
 		t.Error("output beyond MaxOutput rendered")
 	}
 }
+
+// TestSetNamespaces checks that templates parsed by one Set do not share
+// their {{ define }}s.
+func TestSetNamespaces(t *testing.T) {
+	t.Parallel()
+	s := NewSet()
+	a, errA := s.Parse("a", `{{ define "row" }}A{{ end }}{{ template "row" }}`, nil)
+	b, errB := s.Parse("b", `{{ define "row" }}B{{ end }}{{ template "row" }}`, nil)
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	for _, tt := range []struct {
+		tpl  *Template
+		want string
+	}{{a, "A"}, {b, "B"}} {
+		if got, err := tt.tpl.Execute(nil); err != nil || got != tt.want {
+			t.Errorf("got %q, %v; want %q", got, err, tt.want)
+		}
+	}
+}
