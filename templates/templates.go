@@ -254,16 +254,16 @@ func (c *checker) field(n parse.Node, ident []string) {
 	}
 	switch {
 	case !ok:
-		c.fail(n, back(ident, 0), fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
+		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
 	case below != nil && len(ident) > 1 && !contains(below, ident[1]):
-		c.fail(n, back(ident, 1), fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
+		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
 	}
 }
 
-// back is how far before a field node's position identifier k (0 or 1)
-// starts: the parser places a field of several identifiers at its second.
-func back(ident []string, k int) int {
-	if k == 0 && len(ident) > 1 {
+// back is how far before a field node's position the field starts: the
+// parser places a field of several identifiers at its second one.
+func back(ident []string) int {
+	if len(ident) > 1 {
 		return len(ident[0]) + 1
 	}
 	return 0

@@ -48,8 +48,8 @@ func TestParseErrors(t *testing.T) {
 		{"expandenv", `{{ expandenv "$HOME" }}`, Error{Line: 1, Col: 4, Msg: `function "expandenv" not defined`}},
 		{"network", `{{ getHostByName "example.com" }}`, Error{Line: 1, Col: 4, Msg: `function "getHostByName" not defined`}},
 		{"unknown root", "{{ .argz.name }}", Error{Line: 1, Col: 4, Msg: "unknown field .argz", Hint: `did you mean "args"?`}},
-		{"unknown argument below", "{{ .args.nmae.x }}", Error{Line: 1, Col: 9, Msg: "unknown field .args.nmae", Hint: `did you mean "name"?`}},
-		{"unknown argument", "a\n{{ .args.nmae }}", Error{Line: 2, Col: 9, Msg: "unknown field .args.nmae", Hint: `did you mean "name"?`}},
+		{"unknown argument below", "{{ .args.nmae.x }}", Error{Line: 1, Col: 4, Msg: "unknown field .args.nmae", Hint: `did you mean "name"?`}},
+		{"unknown argument", "a\n{{ .args.nmae }}", Error{Line: 2, Col: 4, Msg: "unknown field .args.nmae", Hint: `did you mean "name"?`}},
 		{"unclosed", "{{ if .args.name }}x", Error{Line: 1, Msg: "unexpected EOF"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
