@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,5 +177,37 @@ func TestJSON(t *testing.T) {
 	var x map[string]any
 	if err := json.Unmarshal(JSON(), &x); err != nil || x["$id"] != ID {
 		t.Errorf("JSON() is not the schema: %v", err)
+	}
+}
+
+// TestExamplesValidate checks every example config against the committed
+// schema, so that the schema never rejects what mcpgen accepts.
+func TestExamplesValidate(t *testing.T) {
+	t.Parallel()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(JSON()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(ID, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, p := range []string{"../examples/*.yaml", "../examples/*/*.yaml"} {
+		m, _ := filepath.Glob(p)
+		paths = append(paths, m...)
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Validate(instance(t, string(data))); err != nil {
+			t.Errorf("%s does not match the schema: %v", p, err)
+		}
 	}
 }
