@@ -89,6 +89,7 @@ func (g *generator) build() (*jsonschema.Schema, error) {
 		return nil, fmt.Errorf("spec.Config has no backends field")
 	}
 	backends.AdditionalProperties = &jsonschema.Schema{Ref: "#/$defs/Backend"}
+	allowEnvRefs(s)
 	return s, nil
 }
 

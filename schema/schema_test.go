@@ -134,6 +134,9 @@ func TestSchemaValidatesConfigs(t *testing.T) {
 		{"verbatim input schema", head + "    input_schema: {type: object, $defs: {x: {}}}\n    content: [{text: hi}]\n", true},
 		{"resource", "version: 1\nresources:\n  - {uri: docs://a, name: a, text: hi}\n", true},
 		{"resource without name", "version: 1\nresources:\n  - {uri: docs://a, text: hi}\n", false},
+		{"environment references", "version: ${V}\ntools:\n  - name: t\n    description: d\n    args:\n      - {name: a, type: '${T:-integer}', required: '${R}', minimum: '${MIN:-1}'}\n    content: [{text: hi}]\n", true},
+		{"alpha timeout from the environment", head + "    handler:\n      kind: alpha\n      url: u\n      timeout: ${TIMEOUT:-2s}\n", true},
+		{"a number that is not a reference", head + "    args:\n      - {name: a, minimum: lots}\n    content: [{text: hi}]\n", false},
 		{"prompt message role", "version: 1\nprompts:\n  - {name: p, description: d, messages: [{role: system, text: x}]}\n", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
