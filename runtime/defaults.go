@@ -17,12 +17,18 @@ func (b *builder) checkDefaults(f *File, path string, t *spec.Tool, in *schema) 
 	if in == nil {
 		return
 	}
-	for _, p := range in.defaultProblems() {
-		where := path + ".input_schema.properties." + p.name + ".default"
-		if i := slices.IndexFunc(t.Args, func(a *spec.Arg) bool { return a.Name == p.name }); i >= 0 {
-			where = fmt.Sprintf("%s.args[%d].default", path, i)
+	if t.InputSchema == nil {
+		// the concise form's schema is compiled on first use: check its
+		// defaults against the argument's own constraints instead
+		for i, a := range t.Args {
+			if msg := argDefaultProblem(a); msg != "" {
+				b.errorf(f, fmt.Sprintf("%s.args[%d].default", path, i), "the default is not a valid value: %s", msg)
+			}
 		}
-		b.errorf(f, where, "the default is not a valid value: %s", p.msg)
+		return
+	}
+	for _, p := range in.defaultProblems() {
+		b.errorf(f, path+".input_schema.properties."+p.name+".default", "the default is not a valid value: %s", p.msg)
 	}
 }
 
