@@ -16,12 +16,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // goldenEnv is the environment the diagnostic goldens are loaded with.
 var goldenEnv = map[string]string{"SERVER_NAME": "demo", "TITLE_SUFFIX": "", "SECRET": "s3cr3t-value"}
 
-// validateText is what `mcpgen validate` prints for ds.
-func validateText(ds Diagnostics) string {
-	if len(ds) == 0 {
-		return "ok\n"
+// validateText is what `mcpgen validate path` prints: the diagnostics and
+// their summary, then "path: ok (...)" when the config builds.
+func validateText(path string, ds Diagnostics, srv *Server) string {
+	var b strings.Builder
+	if len(ds) > 0 {
+		b.WriteString(ds.Error() + "\n" + ds.Summary() + "\n")
 	}
-	return ds.Error() + "\n" + ds.Summary() + "\n"
+	if srv != nil {
+		b.WriteString(path + ": ok (" + srv.Describe() + ")\n")
+	}
+	return b.String()
 }
 
 // TestDiagnosticsGolden compiles every testdata/diag/*.yaml and compares the
@@ -37,10 +42,10 @@ func TestDiagnosticsGolden(t *testing.T) {
 			t.Parallel()
 			reg := testRegistry(new(atomic.Int64))
 			srv, ds := Compile([]string{path}, LoadOptions{LookupEnv: envMap(goldenEnv)}, BuildOptions{Registry: reg})
+			got := validateText(path, ds, srv)
 			if srv != nil {
 				srv.Close()
 			}
-			got := validateText(ds)
 			golden := strings.TrimSuffix(path, ".yaml") + ".golden"
 			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
