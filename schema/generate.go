@@ -18,6 +18,7 @@ const ID = "https://github.com/mcpgen/mcpgen/schema/mcpgen.schema.json"
 var (
 	configType  = reflect.TypeFor[spec.Config]()
 	handlerType = reflect.TypeFor[spec.Handler]()
+	nodeType    = reflect.TypeFor[spec.Node]()
 	// modulePath is the import path of the module holding spec.
 	modulePath = path.Dir(configType.PkgPath())
 )
@@ -96,8 +97,12 @@ func (g *generator) build() (*jsonschema.Schema, error) {
 // mapType gives spec.Handler the schema of a handler: its body depends on
 // its kind, so it refers to the Handler definition built from the kinds.
 func (g *generator) mapType(t reflect.Type) *jsonschema.Schema {
-	if t == handlerType {
+	switch t {
+	case handlerType:
 		return &jsonschema.Schema{Ref: "#/$defs/Handler"}
+	case nodeType, nodeType.Elem():
+		// raw YAML a kind decodes itself: any value
+		return &jsonschema.Schema{}
 	}
 	return nil
 }

@@ -55,6 +55,8 @@ type BetaConfig struct {
 	Query string `yaml:"query" jsonschema:"required"`
 	// Params of the query.
 	Params map[string]spec.Value `yaml:"params,omitempty"`
+	// Raw is YAML the kind decodes itself.
+	Raw spec.Node `yaml:"raw,omitempty"`
 }
 
 func (*BetaConfig) Build(handlers.BuildEnv) handlers.Handler { return nil }
@@ -123,6 +125,7 @@ func TestSchemaValidatesConfigs(t *testing.T) {
 		{"alpha with beta's field", head + "    handler:\n      kind: alpha\n      url: u\n      query: q\n", false},
 		{"alpha with a bad duration", head + "    handler:\n      kind: alpha\n      url: u\n      timeout: soon\n", false},
 		{"beta handler", head + "    handler:\n      kind: beta\n      query: q\n      params: {a: '${{ args.a }}', b: [1]}\n", true},
+		{"raw YAML", head + "    handler:\n      kind: beta\n      query: q\n      raw: {any: [thing, 1]}\n", true},
 		{"unknown kind", head + "    handler:\n      kind: gamma\n", false},
 		{"backend only", head + "    handler:\n      backend: db\n      query: q\n", true},
 		{"neither kind nor backend", head + "    handler:\n      query: q\n", false},
