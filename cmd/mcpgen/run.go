@@ -36,6 +36,7 @@ func commands() []command {
 		{"serve", "serve a config over stdio or Streamable HTTP", runServe},
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
+		{"schema", "print the JSON Schema of the config file", runSchema},
 		{"version", "print the version", runVersion},
 	}
 }
