@@ -217,3 +217,44 @@ func TestExamplesValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceIsCurrent regenerates docs/reference.md from the schema and
+// compares it with the committed file.
+func TestReferenceIsCurrent(t *testing.T) {
+	want, err := Reference(JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("../docs/reference.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("docs/reference.md is stale: run `go generate ./schema` and commit it\n(-committed +generated):\n%s",
+			cmp.Diff(string(got), string(want)))
+	}
+}
+
+// TestReferenceNamesEveryField checks that every property of every
+// definition has a row in the reference.
+func TestReferenceNamesEveryField(t *testing.T) {
+	ref, err := Reference(JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Defs map[string]any `json:"$defs"`
+	}
+	if err := json.Unmarshal(JSON(), &s); err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range s.Defs {
+		d, _ := d.(map[string]any) // a definition may be the schema true
+		props, _ := d["properties"].(map[string]any)
+		for p := range props {
+			if !bytes.Contains(ref, []byte("| `"+p+"`")) {
+				t.Errorf("%s.%s has no row in the reference", name, p)
+			}
+		}
+	}
+}

@@ -1,4 +1,5 @@
-// Command gen writes mcpgen.schema.json; `go generate ./schema` runs it.
+// Command gen writes mcpgen.schema.json and the Markdown reference
+// docs/reference.md; `go generate ./schema` runs it.
 package main
 
 import (
@@ -13,10 +14,17 @@ import (
 func main() {
 	root := flag.String("root", "..", "the module's root directory")
 	out := flag.String("out", "mcpgen.schema.json", "the file to write")
+	docs := flag.String("docs", "../docs/reference.md", "the Markdown reference to write")
 	flag.Parse()
 	data, err := schema.Generate(builtin.Kinds(), *root)
 	if err == nil {
 		err = os.WriteFile(*out, data, 0o644)
+	}
+	if err == nil {
+		var ref []byte
+		if ref, err = schema.Reference(data); err == nil {
+			err = os.WriteFile(*docs, ref, 0o644)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
