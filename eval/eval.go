@@ -106,7 +106,8 @@ func (c *compiler) scalar(n *yaml.Node, v *Value) {
 	}
 	s := n.Value
 	trimmed := strings.TrimSpace(s)
-	if strings.HasPrefix(trimmed, Open) && strings.Index(trimmed, Close) == len(trimmed)-len(Close) {
+	if strings.HasPrefix(trimmed, Open) && strings.Index(trimmed, Close) == len(trimmed)-len(Close) &&
+		strings.Count(trimmed, Open) == 1 {
 		start := strings.Index(s, Open) + len(Open)
 		src := trimmed[len(Open) : len(trimmed)-len(Close)]
 		v.prog, v.src = c.compile(n, start, src), src
@@ -119,6 +120,11 @@ func (c *compiler) scalar(n *yaml.Node, v *Value) {
 			break
 		}
 		i += off
+		if i > 0 && s[i-1] == '$' { // $${{ is a literal ${{
+			v.parts = append(v.parts, part{text: s[off:i-1] + Open})
+			off = i + len(Open)
+			continue
+		}
 		if i > off {
 			v.parts = append(v.parts, part{text: s[off:i]})
 		}

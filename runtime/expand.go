@@ -36,6 +36,11 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []string, []e
 		}
 		j += i
 		switch {
+		case j > 0 && s[j-1] == '$' && strings.HasPrefix(s[j:], "${{"):
+			// $${{ is a literal ${{: leave it for the expression compiler
+			b.WriteString(s[i : j+3])
+			i = j + 3
+			continue
 		case j > 0 && s[j-1] == '$': // $${ is an escaped ${
 			b.WriteString(s[i : j-1])
 			b.WriteString("${")

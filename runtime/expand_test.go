@@ -28,6 +28,8 @@ func TestExpand(t *testing.T) {
 		{name: "escaped", in: "$${HOST}", want: "${HOST}"},
 		{name: "escaped then variable", in: "$${HOST} ${HOST}", want: "${HOST} api.example.com", used: []string{"api.example.com"}},
 		{name: "expression untouched", in: "${{ args.x }}", want: "${{ args.x }}"},
+		{name: "escaped expression left for the compiler", in: "$${{ args.x }} ${HOST}", want: "$${{ args.x }} api.example.com",
+			used: []string{"api.example.com"}},
 		{name: "expression with braces", in: "id=${{ {'a': 1}.a }} ${HOST}", want: "id=${{ {'a': 1}.a }} api.example.com",
 			used: []string{"api.example.com"}},
 		{name: "unterminated expression", in: "${{ args.x", want: "${{ args.x"},
