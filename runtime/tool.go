@@ -31,6 +31,9 @@ type tool struct {
 // toolName is what MCP clients accept as a tool name.
 var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
 
+// portableName is what the strictest model APIs accept as a function name.
+var portableName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
 func (b *builder) tools(f *File) {
 	for i, t := range f.Config.Tools {
 		path := fmt.Sprintf("tools[%d]", i)
@@ -53,7 +56,10 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 		b.diag(f, Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
 	default:
-		b.unique(f, "tool", t.Name, path+".name")
+		if b.unique(f, "tool", t.Name, path+".name") && !portableName.MatchString(t.Name) {
+			b.diag(f, Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
+				"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
+		}
 	}
 	in := b.inputSchema(f, path, t)
 	b.checkDefaults(f, path, t, in)
