@@ -87,6 +87,15 @@ type Handler interface {
 	Call(ctx context.Context, c *Call) (*Result, error)
 }
 
+// DryRunner is implemented by handlers that can show what a call would do
+// without doing it (`mcpgen call --dry-run`): for example the exact HTTP
+// request, with secrets masked.
+type DryRunner interface {
+	// DryRun describes, as text for people, what Call would send or run
+	// with these arguments. It has no side effect.
+	DryRun(ctx context.Context, c *Call) (string, error)
+}
+
 // Call is one invocation of a tool.
 type Call struct {
 	// Args are the validated arguments, defaults applied, decoded from JSON:
