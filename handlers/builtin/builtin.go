@@ -3,6 +3,7 @@ package builtin
 
 import (
 	"github.com/mcpgen/mcpgen/handlers"
+	httpkind "github.com/mcpgen/mcpgen/handlers/http"
 	"github.com/mcpgen/mcpgen/handlers/shell"
 )
 
@@ -13,5 +14,5 @@ func Registry() *handlers.Registry {
 
 // Kinds lists the built-in backend kinds.
 func Kinds() []handlers.Kind {
-	return []handlers.Kind{shell.Kind()}
+	return []handlers.Kind{shell.Kind(), httpkind.Kind()}
 }

@@ -1,0 +1,214 @@
+package httpkind
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+)
+
+// authenticator adds credentials to requests.
+type authenticator struct {
+	header, value string // a header and its value (bearer, basic, api key)
+	query         string // a query parameter carrying value
+	oauth         *tokenSource
+	client        *http.Client // fetches OAuth tokens
+}
+
+func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
+	if a == nil {
+		return nil
+	}
+	n := 0
+	for _, set := range []bool{a.Bearer != "", a.Basic != nil, a.APIKey != nil, a.OAuth2 != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		env.Diag("auth", "give exactly one of bearer, basic, api_key, oauth2")
+		return nil
+	}
+	switch {
+	case a.Bearer != "":
+		return &authenticator{header: "Authorization", value: "Bearer " + a.Bearer}
+	case a.Basic != nil:
+		r := &http.Request{Header: http.Header{}}
+		r.SetBasicAuth(a.Basic.Username, a.Basic.Password)
+		return &authenticator{header: "Authorization", value: r.Header.Get("Authorization")}
+	case a.APIKey != nil:
+		return apiKeyAuth(env, a.APIKey)
+	}
+	return oauthAuth(env, a.OAuth2)
+}
+
+func apiKeyAuth(env handlers.BuildEnv, k *APIKey) *authenticator {
+	if (k.Header == "") == (k.Query == "") {
+		env.Diag("auth.api_key", "give exactly one of header and query")
+		return nil
+	}
+	if k.Header != "" {
+		if err := checkHeader(k.Header, k.Value); err != nil {
+			env.Diag("auth.api_key", err.Error())
+			return nil
+		}
+		return &authenticator{header: k.Header, value: k.Value}
+	}
+	return &authenticator{query: k.Query, value: k.Value}
+}
+
+func oauthAuth(env handlers.BuildEnv, o *OAuth2) *authenticator {
+	u, err := url.Parse(o.TokenURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		env.Diag("auth.oauth2.token_url", fmt.Sprintf("invalid token URL %q", o.TokenURL))
+		return nil
+	}
+	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		env.Warn("auth.oauth2.token_url", "the client secret is sent over plain http")
+	}
+	form := url.Values{"grant_type": {"client_credentials"}}
+	if len(o.Scopes) > 0 {
+		form.Set("scope", strings.Join(o.Scopes, " "))
+	}
+	for k, v := range o.Params {
+		form.Set(k, v)
+	}
+	return &authenticator{header: "Authorization",
+		oauth: &tokenSource{url: o.TokenURL, id: o.ClientID, secret: o.ClientSecret, form: form.Encode()}}
+}
+
+func isLoopback(host string) bool {
+	return host == "localhost" || strings.HasPrefix(host, "127.") || host == "::1"
+}
+
+// apply adds the credentials to req.
+func (a *authenticator) apply(ctx context.Context, req *http.Request) error {
+	switch {
+	case a.oauth != nil:
+		tok, err := a.oauth.token(ctx, a.client)
+		if err != nil {
+			return err
+		}
+		req.Header.Set(a.header, "Bearer "+tok)
+	case a.query != "":
+		q := req.URL.Query()
+		q.Set(a.query, a.value)
+		req.URL.RawQuery = q.Encode()
+	default:
+		req.Header.Set(a.header, a.value)
+	}
+	return nil
+}
+
+// mask replaces the credentials in a request about to be printed.
+func (a *authenticator) mask(req *http.Request) {
+	switch {
+	case a.query != "":
+		q := req.URL.Query()
+		q.Set(a.query, "****")
+		req.URL.RawQuery = q.Encode()
+	case a.oauth != nil:
+		req.Header.Set(a.header, "Bearer ****")
+	default:
+		scheme, _, found := strings.Cut(a.value, " ")
+		if found && a.header == "Authorization" {
+			req.Header.Set(a.header, scheme+" ****")
+		} else {
+			req.Header.Set(a.header, "****")
+		}
+	}
+}
+
+// secrets are the values mask hides, for scrubbing error messages.
+func (a *authenticator) secrets() []string {
+	if a == nil {
+		return nil
+	}
+	if a.oauth != nil {
+		return append([]string{a.oauth.secret}, a.oauth.current()...)
+	}
+	return []string{a.value}
+}
+
+// tokenSource fetches and caches an OAuth 2.0 client-credentials token.
+type tokenSource struct {
+	url, id, secret, form string
+
+	mu      sync.Mutex
+	tok     string
+	expires time.Time
+}
+
+// expirySkew renews a token this long before it expires.
+const expirySkew = 30 * time.Second
+
+func (t *tokenSource) current() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tok == "" {
+		return nil
+	}
+	return []string{t.tok}
+}
+
+// invalidate drops the cached token (after a 401).
+func (t *tokenSource) invalidate() {
+	t.mu.Lock()
+	t.tok = ""
+	t.mu.Unlock()
+}
+
+// token returns a cached token, fetching one when there is none or it is
+// about to expire. Concurrent callers wait for one fetch.
+func (t *tokenSource) token(ctx context.Context, c *http.Client) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tok != "" && (t.expires.IsZero() || time.Now().Before(t.expires)) {
+		return t.tok, nil
+	}
+	tok, ttl, err := t.fetch(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	t.tok, t.expires = tok, time.Time{}
+	if ttl > 0 {
+		t.expires = time.Now().Add(max(ttl-expirySkew, ttl/2))
+	}
+	return tok, nil
+}
+
+func (t *tokenSource) fetch(ctx context.Context, c *http.Client) (string, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, strings.NewReader(t.form))
+	if err != nil {
+		return "", 0, fmt.Errorf("oauth2 token request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	req.SetBasicAuth(url.QueryEscape(t.id), url.QueryEscape(t.secret))
+	resp, err := c.Do(req)
+	if err != nil {
+		return "", 0, fmt.Errorf("oauth2 token request: %w", transportError(err))
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode/100 != 2 {
+		return "", 0, fmt.Errorf("oauth2 token request: HTTP %d %s", resp.StatusCode, summarizeBytes(body))
+	}
+	var tr struct {
+		AccessToken string      `json:"access_token"`
+		ExpiresIn   json.Number `json:"expires_in"`
+	}
+	if err := json.Unmarshal(body, &tr); err != nil || tr.AccessToken == "" {
+		return "", 0, errors.New("oauth2 token request: the response holds no access_token")
+	}
+	secs, _ := tr.ExpiresIn.Float64()
+	return tr.AccessToken, time.Duration(secs * float64(time.Second)), nil
+}

@@ -1,0 +1,225 @@
+package httpkind
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+)
+
+// Defaults of the limits.
+const (
+	DefaultTimeout     = 30 * time.Second
+	DefaultMaxResponse = 4 << 20
+	DefaultRetries     = 2
+	DefaultBackoff     = 200 * time.Millisecond
+	DefaultMaxBackoff  = 10 * time.Second
+	maxRedirects       = 5
+)
+
+// backend is an opened connection to one API, shared by its tools. Its
+// transport keeps connections alive across calls.
+type backend struct {
+	base      *url.URL
+	headers   http.Header
+	auth      *authenticator
+	client    *http.Client
+	transport *http.Transport
+	limits    limits
+}
+
+// limits are the resolved bounds of a call.
+type limits struct {
+	timeout     time.Duration
+	maxResponse int64
+	retries     int
+	backoff     time.Duration
+	maxBackoff  time.Duration
+}
+
+// Open checks the backend's settings and prepares its client; it connects
+// to nothing.
+func (c *BackendConfig) Open(env handlers.BuildEnv) any {
+	b := openBackend(env, &c.Connection, c.Headers)
+	if b == nil {
+		return nil
+	}
+	b.limits = c.Limits.resolve(defaultLimits())
+	return b
+}
+
+func defaultLimits() limits {
+	return limits{timeout: DefaultTimeout, maxResponse: DefaultMaxResponse, retries: DefaultRetries,
+		backoff: DefaultBackoff, maxBackoff: DefaultMaxBackoff}
+}
+
+// resolve applies the limits that are set over base.
+func (l *Limits) resolve(base limits) limits {
+	if l.Timeout > 0 {
+		base.timeout = time.Duration(l.Timeout)
+	}
+	if l.MaxResponse > 0 {
+		base.maxResponse = int64(l.MaxResponse)
+	}
+	if r := l.Retries; r != nil {
+		if r.Max != nil {
+			base.retries = max(*r.Max, 0)
+		}
+		if r.Backoff > 0 {
+			base.backoff = time.Duration(r.Backoff)
+		}
+		if r.MaxBackoff > 0 {
+			base.maxBackoff = time.Duration(r.MaxBackoff)
+		}
+	}
+	return base
+}
+
+// openBackend validates a connection and builds its client, reporting
+// problems through env. It returns nil after reporting.
+func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string) *backend {
+	ok := true
+	base, err := parseBase(c.BaseURL)
+	if err != nil {
+		env.Diag("base_url", err.Error())
+		ok = false
+	}
+	h := http.Header{}
+	for name, v := range headers {
+		if err := checkHeader(name, v); err != nil {
+			env.Diag("headers."+name, err.Error())
+			ok = false
+		}
+		h.Set(name, v)
+	}
+	auth := buildAuth(env, c.Auth)
+	tlsConf, tlsOK := buildTLS(env, c.TLS)
+	if !ok || !tlsOK || (c.Auth != nil && auth == nil) {
+		return nil
+	}
+	tr := newTransport(tlsConf)
+	b := &backend{base: base, headers: h, auth: auth, transport: tr}
+	b.client = &http.Client{Transport: tr, CheckRedirect: b.checkRedirect}
+	if auth != nil {
+		auth.client = b.client
+	}
+	return b
+}
+
+func parseBase(s string) (*url.URL, error) {
+	if s == "" {
+		return nil, errors.New("missing base_url, e.g. https://api.example.com/v1")
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("invalid base_url: %v", errors.Unwrap(err))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return nil, fmt.Errorf("base_url %q needs an http or https scheme", s)
+	case u.Host == "":
+		return nil, fmt.Errorf("base_url %q has no host", s)
+	case u.User != nil:
+		return nil, errors.New("base_url must not hold credentials; use auth")
+	case u.RawQuery != "" || u.Fragment != "":
+		return nil, errors.New("base_url must not have a query or fragment; use query")
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
+	return u, nil
+}
+
+// checkHeader refuses header names and values that could split a request.
+func checkHeader(name, value string) error {
+	if name == "" || strings.ContainsAny(name, " \t\r\n:") {
+		return fmt.Errorf("invalid header name %q", name)
+	}
+	if strings.ContainsAny(value, "\r\n\x00") {
+		return fmt.Errorf("the value of header %s holds a line break", name)
+	}
+	return nil
+}
+
+func buildTLS(env handlers.BuildEnv, t *TLS) (*tls.Config, bool) {
+	if t == nil {
+		return nil, true
+	}
+	conf := &tls.Config{MinVersion: tls.VersionTLS12}
+	ok := true
+	if t.CAFile != "" {
+		pem, err := os.ReadFile(env.Path(t.CAFile))
+		pool := x509.NewCertPool()
+		switch {
+		case err != nil:
+			env.Diag("tls.ca_file", fmt.Sprintf("cannot read %s: %v", t.CAFile, errors.Unwrap(err)))
+			ok = false
+		case !pool.AppendCertsFromPEM(pem):
+			env.Diag("tls.ca_file", fmt.Sprintf("%s holds no PEM certificate", t.CAFile))
+			ok = false
+		}
+		conf.RootCAs = pool
+	}
+	if (t.CertFile == "") != (t.KeyFile == "") {
+		env.Diag("tls", "give both cert_file and key_file for a client certificate")
+		ok = false
+	} else if t.CertFile != "" {
+		cert, err := tls.LoadX509KeyPair(env.Path(t.CertFile), env.Path(t.KeyFile))
+		if err != nil {
+			env.Diag("tls.cert_file", fmt.Sprintf("cannot load the client certificate: %v", err))
+			ok = false
+		}
+		conf.Certificates = []tls.Certificate{cert}
+	}
+	if t.Insecure {
+		env.Warn("tls.insecure", "TLS certificates are not verified: anyone on the network path can read and alter requests, credentials included")
+		conf.InsecureSkipVerify = true
+	}
+	return conf, ok
+}
+
+func newTransport(conf *tls.Config) *http.Transport {
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   64,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ExpectContinueTimeout: time.Second,
+		TLSClientConfig:       conf,
+	}
+}
+
+// errCrossOrigin stops a redirect to another scheme, host or port: the
+// credentials of this backend must not follow it.
+var errCrossOrigin = errors.New("redirect to another host not followed")
+
+func (b *backend) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+	}
+	if !sameOrigin(req.URL, via[0].URL) {
+		return http.ErrUseLastResponse
+	}
+	return nil
+}
+
+func sameOrigin(a, b *url.URL) bool {
+	return a.Scheme == b.Scheme && strings.EqualFold(a.Host, b.Host)
+}
+
+// Close closes idle connections.
+func (b *backend) Close() error {
+	b.transport.CloseIdleConnections()
+	return nil
+}
+
+var _ handlers.BackendConfig = (*BackendConfig)(nil)

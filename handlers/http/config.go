@@ -1,0 +1,117 @@
+package httpkind
+
+import "github.com/mcpgen/mcpgen/spec"
+
+// Connection is how mcpgen reaches an HTTP API: where it is, how it
+// authenticates and which TLS settings it uses. A named backend holds one;
+// a tool without `backend:` may give its own.
+type Connection struct {
+	// BaseURL of the API, e.g. https://tracker.internal/api/v2. The scheme
+	// and host of every request come from here, never from arguments; tool
+	// paths are appended to it.
+	BaseURL string `yaml:"base_url,omitempty"`
+	// Auth says how requests authenticate. Take secrets from the
+	// environment (`${TOKEN}`): they are masked in errors and dry runs.
+	Auth *Auth `yaml:"auth,omitempty"`
+	// TLS settings for https base URLs.
+	TLS *TLS `yaml:"tls,omitempty"`
+}
+
+// Limits bound each call. A tool's own values override its backend's.
+type Limits struct {
+	// Timeout bounds a whole call, retries and waits included. Defaults to
+	// 30s.
+	Timeout spec.Duration `yaml:"timeout,omitempty"`
+	// MaxResponse is the most bytes of a response body read; the rest is
+	// dropped and the result says it was truncated. Defaults to 4MiB.
+	MaxResponse spec.Size `yaml:"max_response,omitempty"`
+	// Retries of a failed request: connection errors and statuses 429, 500, 502,
+	// 503 and 504, with exponential backoff and jitter, honouring
+	// Retry-After. Only idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE)
+	// are retried unless the tool sets `idempotent: true`.
+	Retries *Retries `yaml:"retries,omitempty"`
+}
+
+// BackendConfig is a named `backends:` entry of kind http, shared by the
+// tools and resources that name it.
+type BackendConfig struct {
+	Connection `yaml:",inline"`
+	Limits     `yaml:",inline"`
+	// Headers sent with every request, e.g. `Accept: application/json`.
+	// Tools add their own or replace these.
+	Headers map[string]string `yaml:"headers,omitempty"`
+}
+
+// Auth is one way to authenticate; set exactly one field.
+type Auth struct {
+	// Bearer sends `Authorization: Bearer TOKEN`.
+	Bearer string `yaml:"bearer,omitempty"`
+	// Basic sends HTTP basic authentication.
+	Basic *BasicAuth `yaml:"basic,omitempty"`
+	// APIKey sends a key in a header or a query parameter.
+	APIKey *APIKey `yaml:"api_key,omitempty"`
+	// OAuth2 fetches a token with the client-credentials grant, caches it
+	// until it expires and fetches a new one then (or when the API answers
+	// 401).
+	OAuth2 *OAuth2 `yaml:"oauth2,omitempty"`
+}
+
+// BasicAuth is a user name and password.
+type BasicAuth struct {
+	// Username to send.
+	Username string `yaml:"username" jsonschema:"required"`
+	// Password to send; take it from the environment.
+	Password string `yaml:"password,omitempty"`
+}
+
+// APIKey is a key sent in a header or a query parameter; set exactly one of
+// header and query.
+type APIKey struct {
+	// Header carrying the key, e.g. X-API-Key.
+	Header string `yaml:"header,omitempty"`
+	// Query parameter carrying the key, e.g. api_key.
+	Query string `yaml:"query,omitempty"`
+	// Value of the key; take it from the environment.
+	Value string `yaml:"value" jsonschema:"required"`
+}
+
+// OAuth2 is the OAuth 2.0 client-credentials grant (RFC 6749 section 4.4).
+type OAuth2 struct {
+	// TokenURL is the authorization server's token endpoint.
+	TokenURL string `yaml:"token_url" jsonschema:"required"`
+	// ClientID identifies mcpgen to the authorization server.
+	ClientID string `yaml:"client_id" jsonschema:"required"`
+	// ClientSecret authenticates mcpgen; take it from the environment.
+	ClientSecret string `yaml:"client_secret" jsonschema:"required"`
+	// Scopes requested, if any.
+	Scopes []string `yaml:"scopes,omitempty"`
+	// Params are extra form parameters of the token request, e.g. audience.
+	Params map[string]string `yaml:"params,omitempty"`
+}
+
+// TLS configures certificates for https.
+type TLS struct {
+	// CAFile is a PEM bundle of certificate authorities to trust instead of
+	// the system's, relative to the config file.
+	CAFile string `yaml:"ca_file,omitempty"`
+	// CertFile is a PEM client certificate, for mutual TLS.
+	CertFile string `yaml:"cert_file,omitempty"`
+	// KeyFile is the PEM private key of cert_file.
+	KeyFile string `yaml:"key_file,omitempty"`
+	// Insecure skips verifying the server's certificate. Never use it
+	// outside a laboratory: `mcpgen validate` warns about it.
+	Insecure bool `yaml:"insecure,omitempty"`
+}
+
+// Retries configures retrying a failed request.
+type Retries struct {
+	// Max is the number of retries after the first attempt. Defaults to 2;
+	// 0 turns retries off.
+	Max *int `yaml:"max,omitempty"`
+	// Backoff is the wait before the first retry; it doubles on each retry,
+	// with random jitter. Defaults to 200ms.
+	Backoff spec.Duration `yaml:"backoff,omitempty"`
+	// MaxBackoff caps a wait, Retry-After included: an API asking to wait
+	// longer gets no retry. Defaults to 10s.
+	MaxBackoff spec.Duration `yaml:"max_backoff,omitempty"`
+}

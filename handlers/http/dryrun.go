@@ -1,0 +1,46 @@
+package httpkind
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/handlers"
+)
+
+// DryRun returns the request a call would send (method, URL, headers and
+// body), with credentials masked, and sends nothing.
+func (h *handler) DryRun(_ context.Context, c *handlers.Call) (string, error) {
+	out, err := h.build(map[string]any{"args": c.Args})
+	if err != nil {
+		return "", h.fail(err)
+	}
+	req := out.request(context.Background())
+	if a := h.be.auth; a != nil {
+		if a.oauth == nil {
+			if err := a.apply(context.Background(), req); err != nil {
+				return "", h.fail(err)
+			}
+		}
+		a.mask(req)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s\n", req.Method, req.URL.String())
+	for _, name := range slices.Sorted(maps.Keys(req.Header)) {
+		for _, v := range req.Header[name] {
+			fmt.Fprintf(&b, "%s: %s\n", name, v)
+		}
+	}
+	if out.body != nil {
+		b.WriteString("\n")
+		b.Write(out.body)
+		if len(out.body) > 0 && out.body[len(out.body)-1] != '\n' {
+			b.WriteString("\n")
+		}
+	}
+	return h.scrub(b.String()), nil
+}
+
+var _ handlers.DryRunner = (*handler)(nil)

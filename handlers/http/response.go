@@ -1,0 +1,249 @@
+package httpkind
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// bodyKind is how a response body is read.
+type bodyKind int
+
+const (
+	kindText bodyKind = iota
+	kindJSON
+	kindBinary
+)
+
+// parsed is a response with its body decoded.
+type parsed struct {
+	*response
+	mediaType string
+	kind      bodyKind
+	body      any // JSON value, text, or nil for binary
+}
+
+// parse decodes a body by its content type: JSON (when it parses), text
+// (made valid UTF-8), or binary.
+func parse(resp *response) *parsed {
+	p := &parsed{response: resp}
+	ctype := resp.header.Get("Content-Type")
+	if ctype == "" && len(resp.body) > 0 {
+		ctype = http.DetectContentType(resp.body)
+	}
+	mt, params, _ := mime.ParseMediaType(ctype)
+	p.mediaType = mt
+	switch {
+	case isJSON(mt) && !resp.truncated:
+		if v, err := decodeJSON(resp.body); err == nil {
+			p.kind, p.body = kindJSON, v
+			return p
+		}
+		p.body = toText(resp.body, params["charset"])
+	case isTextual(mt) || mt == "" && utf8.Valid(resp.body):
+		p.body = toText(resp.body, params["charset"])
+	default:
+		p.kind = kindBinary
+	}
+	return p
+}
+
+func isJSON(mt string) bool { return mt == "application/json" || strings.HasSuffix(mt, "+json") }
+
+func isTextual(mt string) bool {
+	return strings.HasPrefix(mt, "text/") || isJSON(mt) || strings.HasSuffix(mt, "+xml") ||
+		mt == "application/xml" || mt == "application/yaml" || mt == "application/javascript" ||
+		mt == "application/x-www-form-urlencoded"
+}
+
+// toText makes a body valid UTF-8: Latin-1 is converted, any other invalid
+// byte becomes U+FFFD.
+func toText(b []byte, charset string) string {
+	switch strings.ToLower(charset) {
+	case "iso-8859-1", "latin1", "latin-1", "windows-1252":
+		if !utf8.Valid(b) {
+			r := make([]rune, len(b))
+			for i, c := range b {
+				r[i] = rune(c)
+			}
+			return string(r)
+		}
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
+// decodeJSON decodes one JSON value; whole numbers become int64, the rest
+// float64, as arguments are.
+func decodeJSON(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	return numbers(v), nil
+}
+
+func numbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		f, _ := x.Float64()
+		return f
+	case map[string]any:
+		for k, e := range x {
+			x[k] = numbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = numbers(e)
+		}
+	}
+	return v
+}
+
+// responseVar is `response` as expressions and templates see it.
+func (p *parsed) responseVar() map[string]any {
+	hdr := make(map[string]any, len(p.header))
+	for k, v := range p.header {
+		if len(v) > 0 {
+			hdr[strings.ToLower(k)] = v[0]
+		}
+	}
+	return map[string]any{"status": int64(p.status), "headers": hdr, "body": p.body}
+}
+
+// respond checks a response and renders it as a result.
+func (h *handler) respond(vars map[string]any, resp *response) (*handlers.Result, error) {
+	p := parse(resp)
+	vars["response"] = p.responseVar()
+	if err := h.check(resp, vars); err != nil {
+		return nil, err
+	}
+	if p.kind == kindBinary {
+		return h.binary(p)
+	}
+	if resp.truncated {
+		return h.truncated(p), nil
+	}
+	result, err := h.extract(p, vars)
+	if err != nil {
+		return nil, err
+	}
+	if h.page != nil && !h.page.follow {
+		if result, err = h.page.cursor(result, vars); err != nil {
+			return nil, err
+		}
+	}
+	return h.render(vars, result)
+}
+
+// extract evaluates the result expression; without one, a JSON body is
+// the result and text has none.
+func (h *handler) extract(p *parsed, vars map[string]any) (any, error) {
+	if h.result != nil {
+		x, err := h.result.Eval(vars)
+		if err != nil {
+			return nil, fmt.Errorf("result: %w", err)
+		}
+		return x, nil
+	}
+	if p.kind == kindJSON {
+		return p.body, nil
+	}
+	return nil, nil
+}
+
+// render makes the result: structured content when there is a result, and
+// its text (the template, the JSON of the result, or the text body).
+func (h *handler) render(vars map[string]any, result any) (*handlers.Result, error) {
+	res := &handlers.Result{}
+	if result != nil {
+		res.Structured = wrap(result)
+	}
+	vars["result"] = res.Structured
+	var text string
+	switch {
+	case h.text != nil:
+		t, err := h.text.Execute(vars)
+		if err != nil {
+			return nil, err
+		}
+		text = t
+	case res.Structured != nil:
+		data, err := json.MarshalIndent(res.Structured, "", "  ")
+		if err != nil {
+			return nil, fmt.Errorf("result: %w", err)
+		}
+		text = string(data)
+	default:
+		text, _ = vars["response"].(map[string]any)["body"].(string)
+	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+	return res, nil
+}
+
+// wrap makes a result an object, as structuredContent must be.
+func wrap(x any) any {
+	switch x := x.(type) {
+	case map[string]any:
+		return x
+	case []any:
+		return map[string]any{"items": x}
+	}
+	return map[string]any{"value": x}
+}
+
+// truncated renders the first max_response bytes of a text or JSON body
+// with a note saying the rest was dropped.
+func (h *handler) truncated(p *parsed) *handlers.Result {
+	text, _ := p.body.(string)
+	note := fmt.Sprintf("[truncated: the response is larger than %s; only the first %s were read]",
+		size(h.lim.maxResponse), size(h.lim.maxResponse))
+	return &handlers.Result{Content: []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: note}}}
+}
+
+// binary renders images and audio as such, anything else as an embedded
+// resource blob.
+func (h *handler) binary(p *parsed) (*handlers.Result, error) {
+	if p.truncated {
+		return nil, fmt.Errorf("the response (%s) is larger than %s and was truncated; raise max_response to read it",
+			p.mediaType, size(h.lim.maxResponse))
+	}
+	var c mcp.Content
+	switch {
+	case strings.HasPrefix(p.mediaType, "image/"):
+		c = &mcp.ImageContent{Data: p.response.body, MIMEType: p.mediaType}
+	case strings.HasPrefix(p.mediaType, "audio/"):
+		c = &mcp.AudioContent{Data: p.response.body, MIMEType: p.mediaType}
+	default:
+		u := *p.url
+		u.RawQuery = "" // it may hold an API key
+		c = &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: u.String(),
+			MIMEType: or(p.mediaType, "application/octet-stream"), Blob: p.response.body}}
+	}
+	return &handlers.Result{Content: []mcp.Content{c}}, nil
+}
+
+// size renders a byte count for people.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

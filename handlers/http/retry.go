@@ -1,0 +1,133 @@
+package httpkind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// response is what came back from one request.
+type response struct {
+	status    int
+	header    http.Header
+	body      []byte
+	truncated bool // the body was longer than max_response
+	url       *url.URL
+}
+
+// do sends out, retrying as the limits allow. It returns an error only when
+// no response arrived.
+func (h *handler) do(ctx context.Context, out *outgoing) (*response, error) {
+	retryable := isIdempotent(h.method) || h.idempotent
+	reauth := h.be.auth != nil && h.be.auth.oauth != nil
+	for attempt := 0; ; attempt++ {
+		resp, err := h.attempt(ctx, out)
+		if err == nil && resp.status == http.StatusUnauthorized && reauth {
+			// the cached token may have been revoked: fetch a new one, once
+			h.be.auth.oauth.invalidate()
+			reauth = false
+			attempt--
+			continue
+		}
+		if attempt >= h.lim.retries || !retryable || !shouldRetry(resp, err) {
+			return resp, err
+		}
+		wait := h.backoff(attempt, resp)
+		if d, ok := ctx.Deadline(); wait < 0 || (ok && time.Until(d) < wait) {
+			return resp, err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// attempt sends out once and reads the response body up to the cap.
+func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error) {
+	req := out.request(ctx)
+	if a := h.be.auth; a != nil {
+		if err := a.apply(ctx, req); err != nil {
+			return nil, err
+		}
+	}
+	resp, err := h.be.client.Do(req)
+	if err != nil {
+		return nil, transportError(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, h.lim.maxResponse+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the response: %w", transportError(err))
+	}
+	r := &response{status: resp.StatusCode, header: resp.Header, body: body, url: resp.Request.URL}
+	if int64(len(body)) > h.lim.maxResponse {
+		r.body, r.truncated = body[:h.lim.maxResponse], true
+	}
+	return r, nil
+}
+
+// transportError drops the URL net/http puts in its errors: it may carry
+// an API key in its query.
+func transportError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// shouldRetry reports whether a failure is worth another attempt.
+func shouldRetry(resp *response, err error) bool {
+	if err != nil {
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+	}
+	switch resp.status {
+	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return true
+	}
+	return false
+}
+
+// backoff is the wait before retry number attempt+1: Retry-After when the
+// API sent one, else exponential with jitter. It is negative when the API
+// asks for a longer wait than max_backoff.
+func (h *handler) backoff(attempt int, resp *response) time.Duration {
+	if resp != nil {
+		if d, ok := retryAfter(resp.header.Get("Retry-After"), time.Now()); ok {
+			if d > h.lim.maxBackoff {
+				return -1
+			}
+			return d
+		}
+	}
+	d := h.lim.backoff << min(attempt, 20)
+	if d <= 0 || d > h.lim.maxBackoff {
+		d = h.lim.maxBackoff
+	}
+	// equal jitter: half fixed, half random, so retries of many clients spread
+	return d/2 + rand.N(d/2+1)
+}
+
+// retryAfter parses a Retry-After value: seconds or an HTTP date.
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.Atoi(v); err == nil {
+		return time.Duration(max(secs, 0)) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}

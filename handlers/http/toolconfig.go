@@ -1,0 +1,122 @@
+package httpkind
+
+import "github.com/mcpgen/mcpgen/spec"
+
+// Config is the handler of one tool or resource of kind http. With
+// `backend: NAME` it uses that backend's connection; without, it gives its
+// own `base_url` (and `auth`, `tls`).
+type Config struct {
+	Connection `yaml:",inline"`
+	Limits     `yaml:",inline"`
+	// Method of the request. Defaults to GET.
+	Method string `yaml:"method,omitempty" jsonschema:"enum=GET,enum=HEAD,enum=POST,enum=PUT,enum=PATCH,enum=DELETE,enum=OPTIONS"`
+	// Path appended to the base URL, e.g. /tickets/${{ args.id }}. Each
+	// interpolated value is escaped as one path segment: a `/`, `?` or `..`
+	// in an argument cannot reach another endpoint.
+	Path spec.Value `yaml:"path,omitempty"`
+	// Query parameters. A value that is a list sends one parameter per
+	// element (see query_style); a value that evaluates to null is left out.
+	Query map[string]spec.Value `yaml:"query,omitempty"`
+	// QueryStyle is how lists are sent: repeat (`tag=a&tag=b`, the default),
+	// indexed (`tag[0]=a&tag[1]=b`), brackets (`tag[]=a&tag[]=b`) or comma
+	// (`tag=a,b`).
+	QueryStyle string `yaml:"query_style,omitempty" jsonschema:"enum=repeat,enum=indexed,enum=brackets,enum=comma"`
+	// Headers of the request, added to the backend's. A value holding a
+	// carriage return or line feed is refused.
+	Headers map[string]spec.Value `yaml:"headers,omitempty"`
+	// Body of the request.
+	Body *Body `yaml:"body,omitempty"`
+	// MethodOverride sends the request as POST with an
+	// X-HTTP-Method-Override header naming the real method, for APIs behind
+	// proxies that only pass GET and POST.
+	MethodOverride bool `yaml:"method_override,omitempty"`
+	// Idempotent allows retries of a POST or PATCH: set it when the API
+	// deduplicates repeated requests (an idempotency key, an upsert).
+	Idempotent bool `yaml:"idempotent,omitempty"`
+	// Success lists the statuses that count as success: codes (200), ranges
+	// (200-299) or classes (2xx). Defaults to 2xx.
+	Success []string `yaml:"success,omitempty"`
+	// Errors are rules, tried in order, that turn a response into an error
+	// result with a message of your own. Responses that match no rule and
+	// are not a success become an error summarising the upstream body.
+	Errors []*ErrorRule `yaml:"errors,omitempty"`
+	// Result extracts the structured result from the response, e.g.
+	// ${{ response.body.records }}. Expressions see `args` and `response`
+	// (status, headers with lower-case names, body: parsed JSON or text).
+	// Defaults to the JSON body. A result that is not an object is wrapped:
+	// a list as {items: [...]}, anything else as {value: ...}.
+	Result spec.Value `yaml:"result,omitempty"`
+	// Text is a template rendering the result as text; it sees `.args`,
+	// `.response` and `.result`. Defaults to the result as indented JSON.
+	Text string `yaml:"text,omitempty"`
+	// Pagination follows or exposes a paginated API.
+	Pagination *Pagination `yaml:"pagination,omitempty"`
+}
+
+// Body is the request body; set exactly one of json, form, multipart and
+// raw.
+type Body struct {
+	// JSON is a value sent as JSON. Expressions keep their types: numbers,
+	// booleans, lists and objects stay what they are, and a key whose
+	// expression yields null (an optional argument not passed) is left out.
+	JSON spec.Value `yaml:"json,omitempty"`
+	// Form fields sent as application/x-www-form-urlencoded. A list value
+	// repeats the field; a null value leaves it out.
+	Form map[string]spec.Value `yaml:"form,omitempty"`
+	// Multipart parts sent as multipart/form-data, in order.
+	Multipart []*Part `yaml:"multipart,omitempty"`
+	// Raw text sent as it is, with content_type.
+	Raw spec.Value `yaml:"raw,omitempty"`
+	// ContentType of the body; defaults to text/plain for raw and to the
+	// right type for the other kinds.
+	ContentType string `yaml:"content_type,omitempty"`
+}
+
+// Part is one part of a multipart body.
+type Part struct {
+	// Name of the form field.
+	Name string `yaml:"name" jsonschema:"required"`
+	// Value of the part: text, or any value sent as JSON.
+	Value spec.Value `yaml:"value" jsonschema:"required"`
+	// Filename makes the part a file upload with this name.
+	Filename string `yaml:"filename,omitempty"`
+	// ContentType of the part; defaults to text/plain, or
+	// application/octet-stream for a file.
+	ContentType string `yaml:"content_type,omitempty"`
+}
+
+// ErrorRule turns matching responses into an error result.
+type ErrorRule struct {
+	// Status the rule applies to: codes, ranges or classes (404, 400-499,
+	// 5xx). Any status when omitted.
+	Status []string `yaml:"status,omitempty"`
+	// When is an expression over `args` and `response` that must be true
+	// for the rule to apply, e.g. ${{ response.body.code == "archived" }}.
+	When spec.Value `yaml:"when,omitempty"`
+	// Message is a template (seeing `.args` and `.response`) telling the
+	// model what went wrong and what to do, e.g. "ticket {{ .args.id }} is
+	// archived; use search_archive".
+	Message string `yaml:"message" jsonschema:"required"`
+}
+
+// Pagination reads paginated APIs.
+type Pagination struct {
+	// Mode is follow (fetch pages until there is no next one or max_pages is
+	// reached, and return their items together) or cursor (return one page
+	// and its `nextCursor`; the tool declares a `cursor` argument and maps it
+	// into the request itself).
+	Mode string `yaml:"mode" jsonschema:"required,enum=follow,enum=cursor"`
+	// Next is an expression over `response` giving the next page's cursor,
+	// or its URL when cursor_param is not set. Null or empty ends the list.
+	Next spec.Value `yaml:"next" jsonschema:"required"`
+	// CursorParam is the query parameter that carries the cursor to the next
+	// page (follow mode). Without it, `next` is a URL (absolute on the same
+	// host, or relative to the base URL).
+	CursorParam string `yaml:"cursor_param,omitempty"`
+	// Items is an expression giving one page's list of items (follow mode),
+	// e.g. ${{ response.body.data }}.
+	Items spec.Value `yaml:"items,omitempty"`
+	// MaxPages bounds the pages fetched in one call (follow mode). Defaults
+	// to 10.
+	MaxPages int `yaml:"max_pages,omitempty"`
+}
