@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	httpkind "github.com/mcpgen/mcpgen/handlers/http"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	httpkind "github.com/mcpgen/mcpgen/handlers/http"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -125,4 +125,10 @@ func mustFail(t testing.TB, res *mcp.CallToolResult) string {
 		t.Fatalf("want an error result, got %s", handlertest.Text(res))
 	}
 	return handlertest.Text(res)
+}
+
+// diagnose builds config and returns its diagnostics as text.
+func diagnose(t testing.TB, config string) string {
+	t.Helper()
+	return handlertest.Diagnose(t, registry(), config).Error()
 }
