@@ -1,0 +1,35 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/handlers"
+)
+
+// ErrNoDryRun says a tool's handler cannot show a call without making it.
+var ErrNoDryRun = errors.New("this tool's handler has no dry run")
+
+// DryRun describes what calling tool name with JSON args would do, without
+// doing it (`mcpgen call --dry-run`): for an http tool, the exact request
+// with secrets masked. Arguments are validated as for a call.
+func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, error) {
+	t, ok := s.toolIndex[name]
+	if !ok {
+		return "", fmt.Errorf("unknown tool %q", name)
+	}
+	dr, ok := t.handler.(handlers.DryRunner)
+	if !ok {
+		return "", ErrNoDryRun
+	}
+	a, err := t.decodeArgs(args)
+	if err != nil {
+		return "", err
+	}
+	out, err := dr.DryRun(ctx, &handlers.Call{Args: a, Notify: handlers.Nop{}})
+	if err != nil {
+		return "", errors.New(s.redact.apply(err.Error()))
+	}
+	return s.redact.apply(out), nil
+}
