@@ -67,6 +67,9 @@ type handler struct {
 	text        *templates.Template
 	page        *pager
 	redact      func(string) string
+	// readsResponse is set when an expression or template may read
+	// `response`: only then are its headers prepared.
+	readsResponse bool
 }
 
 // Build checks the tool's request and response settings.
@@ -158,6 +161,7 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 	if c.Pagination != nil {
 		h.page = compilePager(env, c.Pagination)
 	}
+	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
 }
 
 // compileParams compiles a mapping of names to values, sorted by name.

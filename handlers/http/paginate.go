@@ -79,7 +79,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 			return nil, err
 		}
 		p := parse(resp)
-		vars["response"] = p.responseVar()
+		vars["response"] = p.responseVar(true)
 		if err := h.check(resp, vars); err != nil {
 			return nil, fmt.Errorf("page %d: %w", page, err)
 		}
@@ -101,10 +101,10 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 			return nil, err
 		}
 		if next == "" {
-			return h.render(vars, map[string]any{"items": items, "pages": int64(page)})
+			return h.render(vars, map[string]any{"items": items, "pages": int64(page)}, nil)
 		}
 		if page == pg.maxPages {
-			return h.render(vars, map[string]any{"items": items, "pages": int64(page), "more": true})
+			return h.render(vars, map[string]any{"items": items, "pages": int64(page), "more": true}, nil)
 		}
 		if out, err = h.nextRequest(out, next); err != nil {
 			return nil, err

@@ -55,10 +55,10 @@ func TestPagination(t *testing.T) {
 			want: `{"items":[1,2,3,4],"more":true,"pages":2}`, requests: 2},
 		{name: "cursor mode returns nextCursor", args: "- {name: cursor}",
 			handler: "query:\n  cursor: ${{ args.cursor }}\nresult: ${{ response.body.data }}\npagination:\n  mode: cursor\n  next: ${{ response.body.next_cursor }}",
-			call: `{"cursor": "2"}`, want: `{"items":[3,4],"nextCursor":"4"}`, requests: 1},
+			call:    `{"cursor": "2"}`, want: `{"items":[3,4],"nextCursor":"4"}`, requests: 1},
 		{name: "cursor mode on the last page", args: "- {name: cursor}",
 			handler: "query:\n  cursor: ${{ args.cursor }}\nresult: ${{ response.body.data }}\npagination:\n  mode: cursor\n  next: ${{ response.body.next_cursor }}",
-			call: `{"cursor": "4"}`, want: `{"items":[5]}`, requests: 1},
+			call:    `{"cursor": "4"}`, want: `{"items":[5]}`, requests: 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -35,9 +35,9 @@ func (h *handler) build(vars map[string]any) (*outgoing, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &outgoing{method: h.method, url: u, header: h.be.headers.Clone()}
-	if out.header == nil {
-		out.header = http.Header{}
+	out := &outgoing{method: h.method, url: u, header: make(http.Header, len(h.be.headers)+len(h.headers)+2)}
+	for k, v := range h.be.headers {
+		out.header[k] = v // shared, never modified: headers are set, not appended to
 	}
 	if err := h.query(u, vars); err != nil {
 		return nil, err
@@ -160,10 +160,11 @@ func addValue(q url.Values, name string, x any, style string) {
 	}
 }
 
-// request makes the net/http request of one attempt.
+// request makes the net/http request of one attempt. Attempts run one
+// after the other and set the same headers, so they share o.header.
 func (o *outgoing) request(ctx context.Context) *http.Request {
 	u := *o.url
-	req := &http.Request{Method: o.method, URL: &u, Header: o.header.Clone(), Host: u.Host,
+	req := &http.Request{Method: o.method, URL: &u, Header: o.header, Host: u.Host,
 		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
 	if o.body != nil {
 		req.ContentLength = int64(len(o.body))

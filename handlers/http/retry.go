@@ -65,7 +65,7 @@ func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error)
 		return nil, transportError(err)
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, h.lim.maxResponse+1))
+	body, err := readBody(resp.Body, resp.ContentLength, h.lim.maxResponse+1)
 	if err != nil {
 		return nil, fmt.Errorf("reading the response: %w", transportError(err))
 	}
@@ -74,6 +74,29 @@ func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error)
 		r.body, r.truncated = body[:h.lim.maxResponse], true
 	}
 	return r, nil
+}
+
+// readBody reads at most limit bytes of r, sized by the announced length.
+func readBody(r io.Reader, length, limit int64) ([]byte, error) {
+	size := int64(512)
+	if length > 0 {
+		size = min(length+1, limit) // +1 to see EOF without growing
+	}
+	buf := make([]byte, 0, size)
+	lr := io.LimitReader(r, limit)
+	for {
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // transportError drops the URL net/http puts in its errors: it may carry

@@ -8,6 +8,8 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"io"
+	"log"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -44,7 +46,9 @@ func clientCert(t *testing.T) (*x509.Certificate, string, string) {
 
 func TestTLS(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewTLSServer(jsonReply(200, map[string]any{"secure": true}))
+	srv := httptest.NewUnstartedServer(jsonReply(200, map[string]any{"secure": true}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
 	defer srv.Close()
 	ca := map[string]string{"ca.pem": certPEM(srv.Certificate().Raw)}
 
@@ -76,6 +80,7 @@ func TestClientCertificate(t *testing.T) {
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
 	srv.TLS = &tls.Config{ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: pool}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // refused handshakes are expected
 	srv.StartTLS()
 	defer srv.Close()
 	files := map[string]string{"ca.pem": certPEM(srv.Certificate().Raw), "tls/client.pem": certFile, "tls/client.key": keyFile}
