@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	sjson "github.com/segmentio/encoding/json"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	sjson "github.com/segmentio/encoding/json"
 )
 
 // bodyKind is how a response body is read.
