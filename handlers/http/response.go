@@ -40,7 +40,7 @@ func parse(resp *response) *parsed {
 	if ctype == "" && len(resp.body) > 0 {
 		ctype = http.DetectContentType(resp.body)
 	}
-	mt, params, _ := mime.ParseMediaType(ctype)
+	mt, params := mediaType(ctype)
 	p.mediaType = mt
 	switch {
 	case isJSON(mt) && !resp.truncated:
@@ -55,6 +55,16 @@ func parse(resp *response) *parsed {
 		p.kind = kindBinary
 	}
 	return p
+}
+
+// mediaType parses a Content-Type, quickly for the usual JSON ones.
+func mediaType(ctype string) (string, map[string]string) {
+	switch ctype {
+	case "application/json", "application/json; charset=utf-8", "application/json;charset=utf-8":
+		return "application/json", nil
+	}
+	mt, params, _ := mime.ParseMediaType(ctype)
+	return mt, params
 }
 
 func isJSON(mt string) bool { return mt == "application/json" || strings.HasSuffix(mt, "+json") }
@@ -175,11 +185,7 @@ func (h *handler) render(vars map[string]any, result any, raw []byte) (*handlers
 		}
 		text = t
 	case raw != nil:
-		var b bytes.Buffer
-		if err := json.Indent(&b, raw, "", "  "); err != nil {
-			return nil, fmt.Errorf("result: %w", err)
-		}
-		text = strings.TrimSpace(b.String())
+		text = string(indentJSON(make([]byte, 0, len(raw)*3/2), raw))
 	case res.Structured != nil:
 		data, err := json.MarshalIndent(res.Structured, "", "  ")
 		if err != nil {
