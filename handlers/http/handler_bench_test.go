@@ -21,7 +21,7 @@ import (
 // test.
 type testEnv struct{ t testing.TB }
 
-func (e testEnv) Logger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+func (e testEnv) Logger() *slog.Logger   { return slog.New(slog.DiscardHandler) }
 func (e testEnv) Diag(field, msg string) { e.t.Fatalf("%s: %s", field, msg) }
 func (e testEnv) Warn(field, msg string) { e.t.Logf("warning: %s: %s", field, msg) }
 func (e testEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Value {
@@ -43,8 +43,8 @@ func (e testEnv) Template(field, text string, vars ...string) *templates.Templat
 	return nil
 }
 func (e testEnv) Backend(string) (any, error) { return nil, errNoBackendForTest }
-func (e testEnv) Path(p string) string         { return p }
-func (e testEnv) Redact(s string) string       { return s }
+func (e testEnv) Path(p string) string        { return p }
+func (e testEnv) Redact(s string) string      { return s }
 
 var errNoBackendForTest = errorString("no backend named")
 
