@@ -23,8 +23,8 @@ type bodyBuilder struct {
 }
 
 type part struct {
-	name, filename, ctype string
-	val                   *eval.Value
+	name, ctype   string
+	filename, val *eval.Value
 }
 
 func (h *handler) compileBody(env handlers.BuildEnv, b *Body) *bodyBuilder {
@@ -53,8 +53,8 @@ func (h *handler) compileBody(env handlers.BuildEnv, b *Body) *bodyBuilder {
 	case "multipart":
 		for i, p := range b.Multipart {
 			f := fmt.Sprintf("body.multipart[%d]", i)
-			bb.parts = append(bb.parts, &part{name: p.Name, filename: p.Filename, ctype: p.ContentType,
-				val: env.Compile(f+".value", &p.Value, nil)})
+			bb.parts = append(bb.parts, &part{name: p.Name, ctype: p.ContentType,
+				val: env.Compile(f+".value", &p.Value, nil), filename: env.Compile(f+".filename", &p.Filename, nil)})
 		}
 	}
 	if bb.ctype != "" && bb.kind == "multipart" {
@@ -101,16 +101,20 @@ func (bb *bodyBuilder) multipart(vars map[string]any) (string, []byte, error) {
 		if x == nil {
 			continue
 		}
+		filename, err := p.filename.String(vars, nil)
+		if err != nil {
+			return "", nil, fmt.Errorf("part %s: %w", p.name, err)
+		}
 		hdr := textproto.MIMEHeader{}
 		disp := "form-data; name=" + quote(p.name)
-		if p.filename != "" {
-			disp += "; filename=" + quote(p.filename)
+		if filename != "" {
+			disp += "; filename=" + quote(filename)
 		}
 		hdr.Set("Content-Disposition", disp)
 		ctype := p.ctype
 		if ctype == "" {
 			ctype = "text/plain; charset=utf-8"
-			if p.filename != "" {
+			if filename != "" {
 				ctype = "application/octet-stream"
 			}
 		}

@@ -76,29 +76,22 @@ func compileRule(env handlers.BuildEnv, field string, r *ErrorRule) *errorRule {
 }
 
 // match reports whether the rule applies to a response.
-func (r *errorRule) match(status int, vars map[string]any) (bool, error) {
+func (r *errorRule) match(status int, vars map[string]any) bool {
 	if len(r.status) > 0 && !matchStatus(r.status, status) {
-		return false, nil
+		return false
 	}
 	if r.when == nil {
-		return true, nil
+		return true
 	}
 	x, err := r.when.Eval(vars)
-	if err != nil {
-		return false, err
-	}
 	b, ok := x.(bool)
-	return ok && b, nil
+	return err == nil && ok && b // an error means a body of another shape: not this rule's case
 }
 
 // check applies the error rules, then the success statuses, to a response.
 func (h *handler) check(resp *response, vars map[string]any) error {
 	for _, r := range h.errors {
-		ok, err := r.match(resp.status, vars)
-		if err != nil {
-			return fmt.Errorf("error rule: %w", err)
-		}
-		if ok {
+		if r.match(resp.status, vars) {
 			msg, err := r.message.Execute(vars)
 			if err != nil {
 				return err

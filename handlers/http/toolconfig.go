@@ -78,8 +78,9 @@ type Part struct {
 	Name string `yaml:"name" jsonschema:"required"`
 	// Value of the part: text, or any value sent as JSON.
 	Value spec.Value `yaml:"value" jsonschema:"required"`
-	// Filename makes the part a file upload with this name.
-	Filename string `yaml:"filename,omitempty"`
+	// Filename makes the part a file upload with this name; it may hold
+	// ${{ expressions }}.
+	Filename spec.Value `yaml:"filename,omitempty"`
 	// ContentType of the part; defaults to text/plain, or
 	// application/octet-stream for a file.
 	ContentType string `yaml:"content_type,omitempty"`
@@ -91,7 +92,9 @@ type ErrorRule struct {
 	// 5xx). Any status when omitted.
 	Status []string `yaml:"status,omitempty"`
 	// When is an expression over `args` and `response` that must be true
-	// for the rule to apply, e.g. ${{ response.body.code == "archived" }}.
+	// for the rule to apply, e.g. ${{ response.body?.code == "archived" }}.
+	// An expression that fails on a response (a body of another shape) does
+	// not match.
 	When spec.Value `yaml:"when,omitempty"`
 	// Message is a template (seeing `.args` and `.response`) telling the
 	// model what went wrong and what to do, e.g. "ticket {{ .args.id }} is
