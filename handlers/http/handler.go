@@ -135,7 +135,11 @@ func (h *handler) compileRequest(env handlers.BuildEnv, c *Config) {
 	h.queryParams = compileParams(env, "query", c.Query)
 	h.headers = compileParams(env, "headers", c.Headers)
 	for _, p := range h.headers {
-		if err := checkHeader(p.name, ""); err != nil {
+		value := ""
+		if p.val != nil && p.val.IsConst() {
+			value, _ = p.val.String(nil, nil)
+		}
+		if err := checkHeader(p.name, value); err != nil {
 			env.Diag("headers."+p.name, err.Error())
 		}
 	}
