@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -149,5 +150,28 @@ func TestAuthConfigErrors(t *testing.T) {
 				t.Errorf("diagnostics %q do not mention %q", ds, tt.want)
 			}
 		})
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	tokens, issued := tokenServer(t, 3600)
+	api := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(200, map[string]any{"q": r.URL.Query().Get("q"), "auth": r.Header.Get("Authorization")})(w, r)
+	})
+	s := build(t, withBackend(api.URL, oauthConfig(tokens.URL), tool("- {name: q}", "query: {q: '${{ args.q }}'}")))
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			q := fmt.Sprint(i)
+			res := call(t, s, "t", `{"q": "`+q+`"}`)
+			if got, want := structured(t, res.StructuredContent), `{"auth":"Bearer tok-1","q":"`+q+`"}`; got != want {
+				t.Errorf("call %d: %s, want %s", i, got, want)
+			}
+		})
+	}
+	wg.Wait()
+	if n := issued.Load(); n != 1 {
+		t.Errorf("%d tokens fetched by 20 concurrent calls, want 1", n)
 	}
 }

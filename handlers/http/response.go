@@ -194,6 +194,11 @@ func (h *handler) render(vars map[string]any, result any, raw []byte) (*handlers
 		text = string(data)
 	default:
 		text, _ = vars["response"].(map[string]any)["body"].(string)
+		if text == "" {
+			// say so, rather than leave the model an empty answer
+			status := vars["response"].(map[string]any)["status"].(int64)
+			text = fmt.Sprintf("HTTP %d %s (no content)", status, http.StatusText(int(status)))
+		}
 	}
 	res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 	return res, nil
