@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -37,6 +38,9 @@ func Kind() handlers.Kind {
 		NewBackend: func() handlers.BackendConfig { return &BackendConfig{} },
 	}
 }
+
+// exprRE matches the expressions inside a string.
+var exprRE = regexp.MustCompile(`\$\{\{.*?\}\}`)
 
 // responseType types `response` in expressions.
 var responseType = types.Map{
@@ -72,8 +76,10 @@ type handler struct {
 	readsResponse bool
 }
 
-// Build checks the tool's request and response settings.
-func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
+// Build checks the tool's request and response settings. It returns nil
+// after reporting a problem.
+func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
+	env := &countingEnv{BuildEnv: buildEnv}
 	h := &handler{method: strings.ToUpper(or(c.Method, "GET")), override: c.MethodOverride,
 		idempotent: c.Idempotent, queryStyle: or(c.QueryStyle, "repeat"), redact: env.Redact}
 	h.be, h.own = c.backend(env)
@@ -91,7 +97,40 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
 		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
 	}
+	if env.errors > 0 || h.be == nil {
+		h.Close()
+		return nil
+	}
 	return h
+}
+
+// countingEnv counts the errors reported through it.
+type countingEnv struct {
+	handlers.BuildEnv
+	errors int
+}
+
+func (e *countingEnv) Diag(field, msg string) {
+	e.errors++
+	e.BuildEnv.Diag(field, msg)
+}
+
+// Compile counts compile errors too: they come back as a nil value.
+func (e *countingEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Value {
+	val := e.BuildEnv.Compile(field, v, vars)
+	if val == nil {
+		e.errors++
+	}
+	return val
+}
+
+// Template counts parse errors too: they come back as a nil template.
+func (e *countingEnv) Template(field, text string, vars ...string) *templates.Template {
+	t := e.BuildEnv.Template(field, text, vars...)
+	if t == nil {
+		e.errors++
+	}
+	return t
 }
 
 // backend returns the named backend, or opens the handler's own.
@@ -127,7 +166,7 @@ func (h *handler) compileRequest(env handlers.BuildEnv, c *Config) {
 	if !c.Path.IsZero() {
 		if c.Path.Node.Tag != "!!str" {
 			env.Diag("path", "the path is a string, e.g. /tickets/${{ args.id }}")
-		} else if strings.ContainsAny(c.Path.Node.Value, "?#") && !strings.Contains(c.Path.Node.Value, eval.Open) {
+		} else if strings.ContainsAny(exprRE.ReplaceAllString(c.Path.Node.Value, ""), "?#") {
 			env.Diag("path", "the path must not hold a query or fragment; use query")
 		}
 		h.path = env.Compile("path", &c.Path, nil)

@@ -50,11 +50,25 @@ func parse(resp *response) *parsed {
 		}
 		p.body = toText(resp.body, params["charset"])
 	case isTextual(mt) || mt == "" && utf8.Valid(resp.body):
+		if v, ok := sniffJSON(resp); ok && (mt == "" || mt == "text/plain") {
+			p.kind, p.body = kindJSON, v // JSON sent as text, or without a type
+			return p
+		}
 		p.body = toText(resp.body, params["charset"])
 	default:
 		p.kind = kindBinary
 	}
 	return p
+}
+
+// sniffJSON decodes a body that looks like a JSON object or array.
+func sniffJSON(resp *response) (any, bool) {
+	b := bytes.TrimLeft(resp.body, " \t\r\n")
+	if resp.truncated || len(b) == 0 || (b[0] != '{' && b[0] != '[') {
+		return nil, false
+	}
+	v, err := decodeJSON(b)
+	return v, err == nil
 }
 
 // mediaType parses a Content-Type, quickly for the usual JSON ones.
