@@ -25,7 +25,7 @@ func TestBackendConfigErrors(t *testing.T) {
 			"base_url belongs to the backend"},
 		{"a query in the path", withBackend("https://api.example", "", tool("", "path: /x?admin=true")), "must not hold a query"},
 		{"pagination without items", withBackend("https://api.example", "", tool("", "pagination: {mode: follow, next: x}")), "follow mode needs items"},
-		{"unknown pagination mode", withBackend("https://api.example", "", tool("", "pagination: {mode: all, next: x}")), `unknown mode "all"`},
+		{"unknown pagination mode", withBackend("https://api.example", "", tool("", "pagination: {mode: all, next: x}")), `expected one of follow, cursor, got "all"`},
 		{"backend header with a line break", withBackend("https://api.example", "headers: {X-A: \"a\\r\\nX-B: 1\"}\n", tool("", "")), "holds a line break"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -142,7 +142,7 @@ func TestExpressionsAreCheckedAtLoad(t *testing.T) {
 		{"unknown response field", "result: ${{ response.stauts }}", `unknown field stauts`},
 		{"unknown argument", "path: /x/${{ args.idd }}", `unknown field idd`},
 		{"bad status", "success: [\"2xy\"]", `invalid status "2xy"`},
-		{"unknown method", "method: FETCH", `unknown method "FETCH"`},
+		{"unknown method", "method: FETCH", `expected one of GET, HEAD, POST`},
 		{"two bodies", "method: POST\nbody:\n  raw: a\n  json: {a: 1}", "exactly one of json, form, multipart, raw"},
 		{"template field", "text: \"{{ .nope }}\"", "nope"},
 	} {
