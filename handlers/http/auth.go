@@ -28,7 +28,7 @@ func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
 		return nil
 	}
 	n := 0
-	for _, set := range []bool{a.Bearer != "", a.Basic != nil, a.APIKey != nil, a.OAuth2 != nil} {
+	for _, set := range []bool{a.Bearer != nil, a.Basic != nil, a.APIKey != nil, a.OAuth2 != nil} {
 		if set {
 			n++
 		}
@@ -38,8 +38,8 @@ func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
 		return nil
 	}
 	switch {
-	case a.Bearer != "":
-		return &authenticator{header: "Authorization", value: "Bearer " + a.Bearer}
+	case a.Bearer != nil:
+		return &authenticator{header: "Authorization", value: "Bearer " + *a.Bearer}
 	case a.Basic != nil:
 		r := &http.Request{Header: http.Header{}}
 		r.SetBasicAuth(a.Basic.Username, a.Basic.Password)
@@ -67,7 +67,10 @@ func apiKeyAuth(env handlers.BuildEnv, k *APIKey) *authenticator {
 
 func oauthAuth(env handlers.BuildEnv, o *OAuth2) *authenticator {
 	u, err := url.Parse(o.TokenURL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+	switch {
+	case unsetVariable(o.TokenURL):
+		env.Warn("auth.oauth2.token_url", fmt.Sprintf("token URL %q has no scheme or host; %s", o.TokenURL, unsetHint))
+	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 		env.Diag("auth.oauth2.token_url", fmt.Sprintf("invalid token URL %q", o.TokenURL))
 		return nil
 	}

@@ -88,7 +88,11 @@ func (l *Limits) resolve(base limits) limits {
 func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string) *backend {
 	ok := true
 	base, err := parseBase(c.BaseURL)
-	if err != nil {
+	switch {
+	case c.BaseURL != nil && unsetVariable(*c.BaseURL):
+		// calls fail until it is set; validating without secrets is fine
+		env.Warn("base_url", fmt.Sprintf("base_url %q has no scheme or host; %s", *c.BaseURL, unsetHint))
+	case err != nil:
 		env.Diag("base_url", err.Error())
 		ok = false
 	}
@@ -114,10 +118,19 @@ func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string
 	return b
 }
 
-func parseBase(s string) (*url.URL, error) {
-	if s == "" {
+// unsetHint explains a URL that unsetVariable recognises.
+const unsetHint = "is an environment variable unset? Calls fail until it is set"
+
+// unsetVariable reports whether a URL looks like one whose leading
+// environment variable was unset (validating with --skip-env leaves it
+// empty): nothing, or only a path.
+func unsetVariable(u string) bool { return u == "" || strings.HasPrefix(u, "/") }
+
+func parseBase(p *string) (*url.URL, error) {
+	if p == nil {
 		return nil, errors.New("missing base_url, e.g. https://api.example.com/v1")
 	}
+	s := *p
 	u, err := url.Parse(s)
 	switch {
 	case err != nil:

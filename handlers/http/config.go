@@ -9,7 +9,7 @@ type Connection struct {
 	// BaseURL of the API, e.g. https://tracker.internal/api/v2. The scheme
 	// and host of every request come from here, never from arguments; tool
 	// paths are appended to it.
-	BaseURL string `yaml:"base_url,omitempty"`
+	BaseURL *string `yaml:"base_url,omitempty"`
 	// Auth says how requests authenticate. Take secrets from the
 	// environment (`${TOKEN}`): they are masked in errors and dry runs.
 	Auth *Auth `yaml:"auth,omitempty"`
@@ -45,7 +45,7 @@ type BackendConfig struct {
 // Auth is one way to authenticate; set exactly one field.
 type Auth struct {
 	// Bearer sends `Authorization: Bearer TOKEN`.
-	Bearer string `yaml:"bearer,omitempty"`
+	Bearer *string `yaml:"bearer,omitempty"`
 	// Basic sends HTTP basic authentication.
 	Basic *BasicAuth `yaml:"basic,omitempty"`
 	// APIKey sends a key in a header or a query parameter.
@@ -59,7 +59,7 @@ type Auth struct {
 // BasicAuth is a user name and password.
 type BasicAuth struct {
 	// Username to send.
-	Username string `yaml:"username" jsonschema:"required"`
+	Username string `yaml:"username"`
 	// Password to send; take it from the environment.
 	Password string `yaml:"password,omitempty"`
 }
@@ -72,17 +72,17 @@ type APIKey struct {
 	// Query parameter carrying the key, e.g. api_key.
 	Query string `yaml:"query,omitempty"`
 	// Value of the key; take it from the environment.
-	Value string `yaml:"value" jsonschema:"required"`
+	Value string `yaml:"value"`
 }
 
 // OAuth2 is the OAuth 2.0 client-credentials grant (RFC 6749 section 4.4).
 type OAuth2 struct {
 	// TokenURL is the authorization server's token endpoint.
-	TokenURL string `yaml:"token_url" jsonschema:"required"`
+	TokenURL string `yaml:"token_url"`
 	// ClientID identifies mcpgen to the authorization server.
-	ClientID string `yaml:"client_id" jsonschema:"required"`
+	ClientID string `yaml:"client_id"`
 	// ClientSecret authenticates mcpgen; take it from the environment.
-	ClientSecret string `yaml:"client_secret" jsonschema:"required"`
+	ClientSecret string `yaml:"client_secret"`
 	// Scopes requested, if any.
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Params are extra form parameters of the token request, e.g. audience.

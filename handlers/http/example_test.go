@@ -169,3 +169,23 @@ func TestExampleWarnsAboutInsecureTLS(t *testing.T) {
 		t.Errorf("want one warning about insecure TLS, got:\n%v", ds)
 	}
 }
+
+// TestExampleValidatesWithoutSecrets is `mcpgen validate --skip-env` on a CI
+// machine without the variables: warnings, no errors; calls say what is
+// missing.
+func TestExampleValidatesWithoutSecrets(t *testing.T) {
+	t.Parallel()
+	lookup := func(string) (string, bool) { return "", false }
+	srv, ds := runtime.Compile([]string{exampleConfig}, runtime.LoadOptions{LookupEnv: lookup, SkipEnv: true},
+		runtime.BuildOptions{Registry: registry()})
+	if ds.Errors() != 0 || srv == nil {
+		t.Fatalf("want no errors, got:\n%v", ds)
+	}
+	defer srv.Close()
+	if !strings.Contains(ds.Error(), `base_url "/api/v1" has no scheme or host; is an environment variable unset?`) {
+		t.Errorf("want a warning about the base URL, got:\n%v", ds)
+	}
+	if got := mustFail(t, call(t, srv, "get_ticket", `{"id": "T-1"}`)); !strings.Contains(got, "base_url is not set") {
+		t.Errorf("got %q", got)
+	}
+}

@@ -97,7 +97,7 @@ func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
 		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
 	}
-	if env.errors > 0 || h.be == nil {
+	if env.errors > 0 {
 		h.Close()
 		return nil
 	}
@@ -154,7 +154,7 @@ func (c *Config) backend(env handlers.BuildEnv) (*backend, bool) {
 	for _, f := range []struct {
 		name string
 		set  bool
-	}{{"base_url", c.BaseURL != ""}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil}} {
+	}{{"base_url", c.BaseURL != nil}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil}} {
 		if f.set {
 			env.Diag(f.name, fmt.Sprintf("%s belongs to the backend; remove it here or drop `backend:`", f.name))
 		}

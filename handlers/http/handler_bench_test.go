@@ -66,7 +66,8 @@ func BenchmarkHandlerVsPlainClient(b *testing.B) {
 		_, _ = io.WriteString(w, body)
 	}))
 	defer srv.Close()
-	cfg := &Config{Connection: Connection{BaseURL: srv.URL, Auth: &Auth{Bearer: "tok-123456"}}, Path: scalar("/tickets/${{ args.id }}")}
+	base, token := srv.URL, "tok-123456"
+	cfg := &Config{Connection: Connection{BaseURL: &base, Auth: &Auth{Bearer: &token}}, Path: scalar("/tickets/${{ args.id }}")}
 	h := cfg.Build(testEnv{b}).(*handler)
 	defer h.Close()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}

@@ -69,6 +69,10 @@ func (h *handler) build(vars map[string]any) (*outgoing, error) {
 	return out, nil
 }
 
+// errNoBaseURL is the error of calls to a backend whose base_url was left
+// empty by an unset environment variable.
+var errNoBaseURL = errors.New("the API's base_url is not set (is an environment variable unset?)")
+
 // errEmptySegment refuses an empty argument in a path segment: the request
 // would reach the collection instead of the item.
 var errEmptySegment = errors.New("an argument inserted into the URL path is empty")
@@ -77,6 +81,9 @@ var errEmptySegment = errors.New("an argument inserted into the URL path is empt
 // escaped as single segments, so they can add neither segments, nor a
 // query, nor a host.
 func (h *handler) url(vars map[string]any) (*url.URL, error) {
+	if h.be == nil || h.be.base == nil {
+		return nil, errNoBaseURL
+	}
 	u := *h.be.base
 	if h.path == nil {
 		return &u, nil
