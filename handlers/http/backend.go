@@ -211,10 +211,9 @@ func newTransport(conf *tls.Config) *http.Transport {
 	}
 }
 
-// errCrossOrigin stops a redirect to another scheme, host or port: the
-// credentials of this backend must not follow it.
-var errCrossOrigin = errors.New("redirect to another host not followed")
-
+// checkRedirect follows redirects on the same scheme, host and port only:
+// the backend's credentials must not go anywhere else. The response of a
+// redirect elsewhere becomes the call's error.
 func (b *backend) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)

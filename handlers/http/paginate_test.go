@@ -11,8 +11,7 @@ import (
 
 // pages serves items 1..5, two per page, by cursor (?cursor=N) and by link.
 func pages(t *testing.T) *recorder {
-	var srv *recorder
-	srv = newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+	return newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		start := 0
 		if c := r.URL.Query().Get("cursor"); c != "" {
 			start = int(c[0] - '0')
@@ -29,7 +28,6 @@ func pages(t *testing.T) *recorder {
 		}
 		jsonReply(200, reply)(w, r)
 	})
-	return srv
 }
 
 func structured(t *testing.T, res any) string {
