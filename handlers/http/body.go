@@ -71,8 +71,11 @@ func (bb *bodyBuilder) build(vars map[string]any) (string, []byte, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		data, err := json.Marshal(x)
-		return or(bb.ctype, "application/json"), data, err
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false) // "<" stays "<": the body is for an API, not a web page
+		err = enc.Encode(x)
+		return or(bb.ctype, "application/json"), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 	case "raw":
 		s, err := bb.value.String(vars, nil)
 		return or(bb.ctype, "text/plain; charset=utf-8"), []byte(s), err
