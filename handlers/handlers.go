@@ -78,6 +78,14 @@ type BuildEnv interface {
 	Redact(s string) string
 }
 
+// ToolAnnotations is implemented by the BuildEnv of a tool's handler. It
+// gives the tool's declared annotations (nil when it has none), so that a
+// kind can warn when they contradict what the handler does, such as a
+// read_only tool that sends POST.
+type ToolAnnotations interface {
+	Annotations() *spec.Annotations
+}
+
 // A Handler runs calls of one tool.
 type Handler interface {
 	// Call runs the tool. A returned error becomes a tool error result

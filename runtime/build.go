@@ -207,8 +207,9 @@ func (b *builder) decodeKind(f *File, path string, body *yaml.Node, cfg any) boo
 	return len(b.ds) == before
 }
 
-// buildHandler decodes and builds the handler at path, typed by argsType.
-func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types.Type) handlers.Handler {
+// buildHandler decodes and builds the handler at path, typed by argsType;
+// ann are the annotations of the tool it belongs to, if any.
+func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types.Type, ann *spec.Annotations) handlers.Handler {
 	kindName := h.Kind
 	if h.Backend != "" {
 		entry, ok := b.backends[h.Backend]
@@ -232,7 +233,7 @@ func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types
 	if !b.decodeKind(f, path, h.Body, cfg) {
 		return nil
 	}
-	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend}
+	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend, annotations: ann}
 	before := b.ds.Errors()
 	hd := cfg.Build(env)
 	if c, ok := hd.(io.Closer); ok {
@@ -251,7 +252,12 @@ type buildEnv struct {
 	path    string     // the handler's path, e.g. tools[2].handler
 	args    types.Type // type of `args`
 	backend string
+	// annotations of the tool being built; nil for a resource's handler
+	annotations *spec.Annotations
 }
+
+// Annotations implements handlers.ToolAnnotations.
+func (e *buildEnv) Annotations() *spec.Annotations { return e.annotations }
 
 func (e *buildEnv) Logger() *slog.Logger { return e.b.opts.Logger }
 

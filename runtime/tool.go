@@ -78,7 +78,7 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	roots := map[string][]string{"args": argNames(argsType)}
 	switch {
 	case t.Handler != nil:
-		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType)
+		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations)
 		roots["result"] = nil
 		if t.Error {
 			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")
