@@ -70,3 +70,29 @@ func TestTimeoutLeaksNothing(t *testing.T) {
 		t.Errorf("%d goroutines after 5 timed-out calls, %d before", n, before)
 	}
 }
+
+func TestAnnotationWarnings(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, annotations, handler, want string }{
+		{"read_only POST", "read_only: true", "method: POST", "annotated read_only but sends POST"},
+		{"destructive GET", "destructive: true", "", "annotated destructive but sends GET"},
+		{"idempotent PATCH", "idempotent: true", "method: PATCH", "annotated idempotent but sends PATCH"},
+		{"idempotent handler, not annotated so", "idempotent: false", "method: POST\nidempotent: true", "annotated idempotent: false"},
+		{"consistent", "read_only: true", "method: GET", ""},
+		{"a POST that only reads", "read_only: true", "method: POST\nidempotent: true", ""},
+		{"idempotent PATCH marked so", "idempotent: true", "method: PATCH\nidempotent: true", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := withBackend("http://127.0.0.1:9", "", "  - name: t\n    description: d\n    annotations: {"+tt.annotations+"}\n"+
+				"    handler:\n      backend: api\n"+indent(tt.handler, "      "))
+			ds := diagnose(t, cfg)
+			switch {
+			case tt.want == "" && ds != "":
+				t.Errorf("want no diagnostics, got %q", ds)
+			case tt.want != "" && (!strings.Contains(ds, "warning") || !strings.Contains(ds, tt.want)):
+				t.Errorf("want a warning %q, got %q", tt.want, ds)
+			}
+		})
+	}
+}

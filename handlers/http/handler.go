@@ -94,6 +94,7 @@ func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
 	}
 	h.compileRequest(env, c)
 	h.compileResponse(env, c)
+	h.checkAnnotations(buildEnv)
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
 		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
 	}
