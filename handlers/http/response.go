@@ -158,7 +158,7 @@ func (h *handler) respond(vars map[string]any, resp *response) (*handlers.Result
 		}
 		return h.render(vars, result, nil)
 	}
-	if _, isObject := result.(map[string]any); isObject && h.result == nil {
+	if _, isObject := result.(map[string]any); isObject && h.result == nil && utf8.Valid(resp.body) {
 		return h.render(vars, result, resp.body) // the body as the API wrote it
 	}
 	return h.render(vars, result, nil)
