@@ -92,7 +92,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 		}
 		list, ok := got.([]any)
 		if !ok && got != nil {
-			return nil, fmt.Errorf("pagination.items: page %d gave %T, not a list", page, got)
+			return nil, fmt.Errorf("pagination.items: page %d gave %s, not a list", page, describe(got))
 		}
 		items = append(items, list...)
 		c.Notify.Progress(ctx, float64(page), float64(pg.maxPages), fmt.Sprintf("fetched page %d", page))
@@ -136,4 +136,19 @@ func (h *handler) nextRequest(out *outgoing, next string) (*outgoing, error) {
 	}
 	n.url = link
 	return &n, nil
+}
+
+// describe names the JSON type of x, for messages.
+func describe(x any) string {
+	switch x.(type) {
+	case map[string]any:
+		return "an object"
+	case string:
+		return "text"
+	case bool:
+		return "a boolean"
+	case int64, float64, int:
+		return "a number"
+	}
+	return "a value"
 }

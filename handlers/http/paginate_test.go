@@ -90,3 +90,12 @@ func or(a, b string) string {
 	}
 	return b
 }
+
+func TestPaginationItemsMustBeAList(t *testing.T) {
+	t.Parallel()
+	srv := pages(t)
+	s := build(t, withBackend(srv.URL, "", tool("", "pagination:\n  mode: follow\n  next: ${{ response.body.next_cursor }}\n  cursor_param: cursor\n  items: ${{ response.body.links }}")))
+	if got := mustFail(t, call(t, s, "t", `{}`)); got != "pagination.items: page 1 gave an object, not a list" {
+		t.Errorf("got %q", got)
+	}
+}
