@@ -111,7 +111,7 @@ func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string
 	}
 	tr := newTransport(tlsConf)
 	b := &backend{base: base, headers: h, auth: auth, transport: tr}
-	b.client = &http.Client{Transport: tr, CheckRedirect: b.checkRedirect}
+	b.client = &http.Client{Transport: tr, CheckRedirect: noRedirects}
 	if auth != nil {
 		auth.client = b.client
 	}
@@ -211,18 +211,9 @@ func newTransport(conf *tls.Config) *http.Transport {
 	}
 }
 
-// checkRedirect follows redirects on the same scheme, host and port only:
-// the backend's credentials must not go anywhere else. The response of a
-// redirect elsewhere becomes the call's error.
-func (b *backend) checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
-	}
-	if !sameOrigin(req.URL, via[0].URL) {
-		return http.ErrUseLastResponse
-	}
-	return nil
-}
+// noRedirects keeps the OAuth token endpoint from redirecting the client
+// secret anywhere.
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 
 func sameOrigin(a, b *url.URL) bool {
 	return a.Scheme == b.Scheme && strings.EqualFold(a.Host, b.Host)

@@ -57,10 +57,10 @@ func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error)
 	req := out.request(ctx)
 	if a := h.be.auth; a != nil {
 		if err := a.apply(ctx, req); err != nil {
-			return nil, err
+			return nil, noRetry{err}
 		}
 	}
-	resp, err := h.be.client.Do(req)
+	resp, err := h.be.send(req)
 	if err != nil {
 		return nil, transportError(err)
 	}
@@ -109,10 +109,19 @@ func transportError(err error) error {
 	return err
 }
 
-// shouldRetry reports whether a failure is worth another attempt.
+// noRetry marks a failure another attempt would not cure (a token
+// endpoint refusing the credentials).
+type noRetry struct{ error }
+
+func (e noRetry) Unwrap() error { return e.error }
+
+// shouldRetry reports whether a failure is worth another attempt: a
+// connection error, or a status saying the server is busy or failing.
 func shouldRetry(resp *response, err error) bool {
 	if err != nil {
-		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
+		var nr noRetry
+		return !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) &&
+			!errors.Is(err, errRedirectLoop) && !errors.As(err, &nr)
 	}
 	switch resp.status {
 	case http.StatusTooManyRequests, http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:

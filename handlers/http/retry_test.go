@@ -165,3 +165,59 @@ func TestRedirects(t *testing.T) {
 		t.Errorf("same-host redirect not followed with credentials: %s", got)
 	}
 }
+
+func TestRedirectMethods(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/see-other":
+			http.Redirect(w, r, "/done", http.StatusSeeOther)
+		case "/temporary":
+			http.Redirect(w, r, "/done", http.StatusTemporaryRedirect)
+		case "/loop":
+			http.Redirect(w, r, "/loop", http.StatusFound)
+		default:
+			jsonReply(200, map[string]any{"ok": true})(w, r)
+		}
+	})
+	s := build(t, withBackend(srv.URL, "", tool("- {name: p, required: true}",
+		"method: POST\npath: /${{ args.p }}\nbody:\n  json: {a: 1}")))
+	for _, tt := range []struct {
+		path, method, body string
+	}{
+		{"see-other", "GET", ""},
+		{"temporary", "POST", `{"a":1}`},
+	} {
+		mustSucceed(t, call(t, s, "t", `{"p": "`+tt.path+`"}`))
+		got := srv.last(t)
+		if got.Path != "/done" || got.Method != tt.method || got.Body != tt.body {
+			t.Errorf("after %s: %s %s %q, want %s /done %q", tt.path, got.Method, got.Path, got.Body, tt.method, tt.body)
+		}
+	}
+	if got := mustFail(t, call(t, s, "t", `{"p": "loop"}`)); !strings.Contains(got, "stopped after 5 redirects") {
+		t.Errorf("a redirect loop gave %q", got)
+	}
+}
+
+func TestRedirectLoopsAreNotRetried(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/again", http.StatusFound) })
+	s := build(t, withBackend(srv.URL, "retries: {backoff: 1ms}\n", tool("", "")))
+	mustFail(t, call(t, s, "t", `{}`))
+	if n := len(srv.requests()); n != 6 {
+		t.Errorf("%d requests, want 6 (one and five redirects, no retry)", n)
+	}
+}
+
+func TestTokenFailuresAreNotRetried(t *testing.T) {
+	t.Parallel()
+	tokens := newRecorder(t, jsonReply(401, map[string]any{"error": "invalid_client"}))
+	api := newRecorder(t, jsonReply(200, map[string]any{}))
+	s := build(t, withBackend(api.URL, oauthConfig(tokens.URL)+"retries: {backoff: 1ms}\n", tool("", "")))
+	if got := mustFail(t, call(t, s, "t", `{}`)); !strings.Contains(got, "oauth2 token request: HTTP 401 invalid_client") {
+		t.Errorf("got %q", got)
+	}
+	if n := len(tokens.requests()); n != 1 {
+		t.Errorf("%d token requests, want 1", n)
+	}
+}
