@@ -31,7 +31,6 @@ type backend struct {
 	base      *url.URL
 	headers   http.Header
 	auth      *authenticator
-	client    *http.Client
 	transport *http.Transport
 	limits    limits
 }
@@ -111,9 +110,8 @@ func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string
 	}
 	tr := newTransport(tlsConf)
 	b := &backend{base: base, headers: h, auth: auth, transport: tr}
-	b.client = &http.Client{Transport: tr, CheckRedirect: noRedirects}
 	if auth != nil {
-		auth.client = b.client
+		auth.client = &http.Client{Transport: tr, CheckRedirect: noRedirects}
 	}
 	return b
 }
