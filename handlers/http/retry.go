@@ -62,7 +62,8 @@ func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error)
 	}
 	resp, err := h.be.send(req)
 	if err != nil {
-		return nil, transportError(err)
+		// scheme and host only: the path and query may carry secrets
+		return nil, fmt.Errorf("no response from %s://%s: %w", req.URL.Scheme, req.URL.Host, transportError(err))
 	}
 	defer resp.Body.Close()
 	body, err := readBody(resp.Body, resp.ContentLength, h.lim.maxResponse+1)

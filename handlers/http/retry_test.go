@@ -221,3 +221,12 @@ func TestTokenFailuresAreNotRetried(t *testing.T) {
 		t.Errorf("%d token requests, want 1", n)
 	}
 }
+
+func TestConnectionErrorMessages(t *testing.T) {
+	t.Parallel()
+	srv := newRecorder(t, drop)
+	s := build(t, withBackend(srv.URL+"/api", "retries: {max: 0}\nauth: {api_key: {query: k, value: sec-12345}}\n", tool("", "path: /x")))
+	if got, want := mustFail(t, call(t, s, "t", `{}`)), "no response from "+srv.URL+": EOF"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
