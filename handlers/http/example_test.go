@@ -18,7 +18,7 @@ const exampleConfig = "../../examples/http-api/mcpgen.yaml"
 func exampleEnv(url string) map[string]string {
 	return map[string]string{"TRACKER_URL": url, "TRACKER_TOKEN": trackerToken, "ATTACHMENTS_KEY": attachmentsKey,
 		"REPORTS_CLIENT_ID": "reports-client", "REPORTS_CLIENT_SECRET": reportsSecret,
-		"TIMESHEET_USER": "ann", "TIMESHEET_PASSWORD": "pw-0123456789"}
+		"TIMESHEET_USER": "ann", "TIMESHEET_PASSWORD": "pw-0123456789", "RENDER_KEY": renderKey}
 }
 
 // example builds examples/http-api against a fake tracker.

@@ -28,6 +28,7 @@ const (
 	trackerToken   = "trk-0123456789"
 	attachmentsKey = "att-0123456789"
 	reportsSecret  = "rep-0123456789"
+	renderKey      = "ren-0123456789"
 	oauthToken     = "oauth-0123456789"
 	pngBytes       = "\x89PNG\r\n\x1a\n0000"
 )
@@ -45,7 +46,7 @@ func newTracker(t *testing.T) *tracker {
 	mux.HandleFunc("GET /api/v1/tickets/{id}", tr.auth(tr.get))
 	mux.HandleFunc("POST /api/v1/tickets/{id}", tr.auth(tr.update))
 	mux.HandleFunc("POST /api/v1/tickets/{id}/comments", tr.auth(tr.comment))
-	mux.HandleFunc("POST /api/v1/render", tr.auth(tr.render))
+	mux.HandleFunc("POST /renderer/render", tr.render)
 	mux.HandleFunc("POST /files/upload", tr.upload)
 	mux.HandleFunc("GET /files/{id}", tr.attachment)
 	mux.HandleFunc("POST /oauth/token", tr.token)
@@ -177,6 +178,10 @@ func (tr *tracker) comment(w http.ResponseWriter, r *http.Request) {
 }
 
 func (tr *tracker) render(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("X-Render-Key") != renderKey {
+		jsonReply(403, map[string]any{"message": "bad key"})(w, r)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	fmt.Fprintf(w, "<p>%s</p>\n<!-- %s -->", strings.ReplaceAll(string(body), "**", "<b>"), r.Header.Get("Content-Type"))
