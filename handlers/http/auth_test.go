@@ -165,7 +165,7 @@ func TestConcurrentCalls(t *testing.T) {
 		wg.Go(func() {
 			q := fmt.Sprint(i)
 			res := call(t, s, "t", `{"q": "`+q+`"}`)
-			if got, want := structured(t, res.StructuredContent), `{"auth":"Bearer tok-1","q":"`+q+`"}`; got != want {
+			if got, want := structured(t, res.StructuredContent), `{"auth":"Bearer ****","q":"`+q+`"}`; got != want {
 				t.Errorf("call %d: %s, want %s", i, got, want)
 			}
 		})
@@ -173,5 +173,20 @@ func TestConcurrentCalls(t *testing.T) {
 	wg.Wait()
 	if n := issued.Load(); n != 1 {
 		t.Errorf("%d tokens fetched by 20 concurrent calls, want 1", n)
+	}
+}
+
+func TestEchoedSecretsAreMasked(t *testing.T) {
+	t.Parallel()
+	api := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(200, map[string]any{"you_sent": r.Header.Get("Authorization"), "ok": true})(w, r)
+	})
+	s := buildEnv(t, withBackend(api.URL, "auth: {bearer: '${TOKEN}'}\n", tool("", "")), map[string]string{"TOKEN": "tok-echoed-77"})
+	res := call(t, s, "t", `{}`)
+	if got := mustSucceed(t, res); strings.Contains(got, "tok-echoed-77") {
+		t.Errorf("the text shows the token: %s", got)
+	}
+	if got := structured(t, res.StructuredContent); got != `{"ok":true,"you_sent":"Bearer ****"}` {
+		t.Errorf("structured content: %s", got)
 	}
 }
