@@ -1,6 +1,7 @@
 package httpkind
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ type authenticator struct {
 	query         string // a query parameter carrying value
 	oauth         *tokenSource
 	client        *http.Client // fetches OAuth tokens
+	hidden        []string     // what must never be shown: tokens, passwords, keys
 }
 
 func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
@@ -39,11 +41,13 @@ func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
 	}
 	switch {
 	case a.Bearer != nil:
-		return &authenticator{header: "Authorization", value: "Bearer " + *a.Bearer}
+		return &authenticator{header: "Authorization", value: "Bearer " + *a.Bearer, hidden: []string{*a.Bearer}}
 	case a.Basic != nil:
 		r := &http.Request{Header: http.Header{}}
 		r.SetBasicAuth(a.Basic.Username, a.Basic.Password)
-		return &authenticator{header: "Authorization", value: r.Header.Get("Authorization")}
+		v := r.Header.Get("Authorization")
+		return &authenticator{header: "Authorization", value: v,
+			hidden: []string{a.Basic.Password, strings.TrimPrefix(v, "Basic ")}}
 	case a.APIKey != nil:
 		return apiKeyAuth(env, a.APIKey)
 	}
@@ -60,9 +64,9 @@ func apiKeyAuth(env handlers.BuildEnv, k *APIKey) *authenticator {
 			env.Diag("auth.api_key", err.Error())
 			return nil
 		}
-		return &authenticator{header: k.Header, value: k.Value}
+		return &authenticator{header: k.Header, value: k.Value, hidden: []string{k.Value}}
 	}
-	return &authenticator{query: k.Query, value: k.Value}
+	return &authenticator{query: k.Query, value: k.Value, hidden: []string{k.Value}}
 }
 
 func oauthAuth(env handlers.BuildEnv, o *OAuth2) *authenticator {
@@ -138,7 +142,18 @@ func (a *authenticator) secrets() []string {
 	if a.oauth != nil {
 		return append([]string{a.oauth.secret}, a.oauth.current()...)
 	}
-	return []string{a.value}
+	return a.hidden
+}
+
+// maskIn replaces the credentials found in body by ****. It costs a
+// substring search per credential when there is none, the usual case.
+func (a *authenticator) maskIn(body []byte) []byte {
+	for _, secret := range a.secrets() {
+		if len(secret) >= 4 && bytes.Contains(body, []byte(secret)) {
+			body = bytes.ReplaceAll(body, []byte(secret), []byte("****"))
+		}
+	}
+	return body
 }
 
 // tokenSource fetches and caches an OAuth 2.0 client-credentials token.

@@ -11,7 +11,8 @@ type Connection struct {
 	// paths are appended to it.
 	BaseURL *string `yaml:"base_url,omitempty"`
 	// Auth says how requests authenticate. Take secrets from the
-	// environment (`${TOKEN}`): they are masked in errors and dry runs.
+	// environment (`${TOKEN}`): they are masked in errors and dry runs, and
+	// the credentials in responses that echo them.
 	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS settings for https base URLs.
 	TLS *TLS `yaml:"tls,omitempty"`

@@ -74,10 +74,7 @@ func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error)
 	if int64(len(body)) > h.lim.maxResponse {
 		r.body, r.truncated = body[:h.lim.maxResponse], true
 	}
-	// an API that echoes a credential must not show it to the model
-	if s := string(r.body); h.scrub(s) != s {
-		r.body = []byte(h.scrub(s))
-	}
+	r.body = h.be.auth.maskIn(r.body) // an API may echo a credential; the model must not see it
 	return r, nil
 }
 
