@@ -229,7 +229,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // Call sends the tool's request and turns the response into a result.
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, h.lim.timeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, h.lim.timeout, errTimeout)
 	defer cancel()
 	vars := map[string]any{"args": c.Args}
 	out, err := h.build(vars)
@@ -243,13 +243,16 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 		res, err = h.once(ctx, vars, out)
 	}
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) && errors.Is(err, context.DeadlineExceeded) {
+		if context.Cause(ctx) == errTimeout && errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("the request timed out after %v", h.lim.timeout)
 		}
 		return nil, h.fail(err)
 	}
 	return res, nil
 }
+
+// errTimeout tells the handler's own timeout from a deadline of the caller.
+var errTimeout = errors.New("timeout")
 
 // once sends one request and renders its response.
 func (h *handler) once(ctx context.Context, vars map[string]any, out *outgoing) (*handlers.Result, error) {
