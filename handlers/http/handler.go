@@ -243,7 +243,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 		res, err = h.once(ctx, vars, out)
 	}
 	if err != nil {
-		if context.Cause(ctx) == errTimeout && errors.Is(err, context.DeadlineExceeded) {
+		if context.Cause(ctx) == errTimeout { // the call failed because time ran out
 			return nil, fmt.Errorf("the request timed out after %v", h.lim.timeout)
 		}
 		return nil, h.fail(err)

@@ -35,7 +35,7 @@ func (h *handler) do(ctx context.Context, out *outgoing) (*response, error) {
 			attempt--
 			continue
 		}
-		if attempt >= h.lim.retries || !retryable || !shouldRetry(resp, err) {
+		if attempt >= h.lim.retries || !retryable || ctx.Err() != nil || !shouldRetry(resp, err) {
 			return resp, err
 		}
 		wait := h.backoff(attempt, resp)
