@@ -230,3 +230,16 @@ func TestConnectionErrorMessages(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestCallerDeadlineIsNotTheTimeout(t *testing.T) {
+	t.Parallel()
+	srv, aborted := hanging(t)
+	s := build(t, withBackend(srv.URL, "", tool("", "")))
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	got := mustFail(t, handlertest.Call(t, ctx, s, "t", `{}`))
+	if strings.Contains(got, "timed out after 30s") {
+		t.Errorf("the caller's deadline was reported as the handler's timeout: %q", got)
+	}
+	waitAborted(t, aborted)
+}
