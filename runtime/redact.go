@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // redactor masks secrets (values a config took from the environment) in
@@ -16,9 +19,26 @@ type redactor struct {
 // everywhere would garble output without protecting anything.
 const minSecret = 4
 
+// public reports whether a value from the environment is plainly not a
+// secret: a URL without credentials (a base URL), a number, a boolean or a
+// duration. Masking those would hide where a request goes and help nobody.
+func public(v string) bool {
+	if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" && u.User == nil && u.RawQuery == "" {
+		return true
+	}
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return true
+	}
+	if _, err := time.ParseDuration(v); err == nil {
+		return true
+	}
+	_, err := strconv.ParseBool(v)
+	return err == nil
+}
+
 func (r *redactor) add(values ...string) {
 	for _, v := range values {
-		if len(v) >= minSecret && !slices.Contains(r.secrets, v) {
+		if len(v) >= minSecret && !public(v) && !slices.Contains(r.secrets, v) {
 			r.secrets = append(r.secrets, v)
 		}
 	}

@@ -23,6 +23,7 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 	var argv argFlags
 	fs.Var(&argv, "arg", "an argument as name=value; the value is JSON when the argument is not a string (repeatable)")
 	rawJSON := fs.String("json", "", "all arguments as one JSON object")
+	dryRun := fs.Bool("dry-run", false, "print what the call would send (an HTTP request, secrets masked) and send nothing")
 	pos, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -43,6 +44,15 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 	input, err := callArgs(srv, name, *rawJSON, argv)
 	if err != nil {
 		return usageError(std.err, "call", err.Error())
+	}
+	if *dryRun {
+		plan, err := srv.DryRun(ctx, name, input)
+		if err != nil {
+			fmt.Fprintf(std.err, "mcpgen: %v\n", err)
+			return exitError
+		}
+		fmt.Fprint(std.out, plan)
+		return exitOK
 	}
 	res, err := srv.CallTool(ctx, name, input, nil)
 	if err != nil {

@@ -143,13 +143,14 @@ func TestExampleAttachmentAndResource(t *testing.T) {
 
 func TestExampleDryRun(t *testing.T) {
 	t.Parallel()
-	_, srv := example(t)
+	api, srv := example(t)
 	got, err := srv.DryRun(context.Background(), "comment_ticket", []byte(`{"id": "T-2", "body": "hi"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// TRACKER_URL comes from the environment: runtime masks every such value
-	want := "POST ****/api/v1/tickets/T-2/comments\nAccept: application/json\nAuthorization: Bearer ****\n" +
+	// The base URL from the environment is shown (it has no credentials);
+	// the token from the environment is masked.
+	want := "POST " + api.URL + "/api/v1/tickets/T-2/comments\nAccept: application/json\nAuthorization: Bearer ****\n" +
 		"Content-Type: application/json\nUser-Agent: mcpgen-tracker/1\n\n{\"body\":\"hi\"}\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dry run (-want +got):\n%s", diff)
