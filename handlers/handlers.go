@@ -111,6 +111,10 @@ type Call struct {
 	Args map[string]any
 	// Notify reports logs and progress to the client; never nil.
 	Notify Notifier
+	// Steps holds the results of the tool's steps (sample, elicit) by their
+	// `as` name. Handlers pass it as `steps` when they evaluate expressions:
+	// BuildEnv.Compile declares `steps` for tools that have named steps.
+	Steps map[string]any
 }
 
 // Notifier sends notifications about a call to the client that made it.

@@ -103,6 +103,9 @@ func (b *builder) server(f *File) {
 			*kv.dst = kv.v
 		}
 	}
+	if s.HTTP != nil {
+		b.httpConfig(f, s.HTTP)
+	}
 }
 
 // diags collects diagnostics about file f.
@@ -208,8 +211,9 @@ func (b *builder) decodeKind(f *File, path string, body *yaml.Node, cfg any) boo
 }
 
 // buildHandler decodes and builds the handler at path, typed by argsType;
-// ann are the annotations of the tool it belongs to, if any.
-func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types.Type, ann *spec.Annotations) handlers.Handler {
+// ann are the annotations of the tool it belongs to, if any; extra types
+// the names the tool gives the handler beyond `args` (e.g. `steps`).
+func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types.Type, ann *spec.Annotations, extra types.Map) handlers.Handler {
 	kindName := h.Kind
 	if h.Backend != "" {
 		entry, ok := b.backends[h.Backend]
@@ -233,7 +237,7 @@ func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types
 	if !b.decodeKind(f, path, h.Body, cfg) {
 		return nil
 	}
-	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend, annotations: ann}
+	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend, annotations: ann, extra: extra}
 	before := b.ds.Errors()
 	hd := cfg.Build(env)
 	if c, ok := hd.(io.Closer); ok {
@@ -251,6 +255,7 @@ type buildEnv struct {
 	f       *File
 	path    string     // the handler's path, e.g. tools[2].handler
 	args    types.Type // type of `args`
+	extra   types.Map  // other names the tool provides, e.g. `steps`
 	backend string
 	// annotations of the tool being built; nil for a resource's handler
 	annotations *spec.Annotations
@@ -281,6 +286,9 @@ func (e *buildEnv) env(vars types.Map) types.Map {
 	if e.args == nil {
 		env["args"] = types.Map{}
 	}
+	for k, t := range e.extra {
+		env[k] = t
+	}
 	for k, t := range vars {
 		env[k] = t
 	}
@@ -289,6 +297,9 @@ func (e *buildEnv) env(vars types.Map) types.Map {
 
 func (e *buildEnv) Template(field, text string, vars ...string) *templates.Template {
 	roots := map[string][]string{"args": argNames(e.args)}
+	for k := range e.extra {
+		roots[k] = nil
+	}
 	for _, v := range vars {
 		roots[v] = nil
 	}

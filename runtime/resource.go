@@ -142,7 +142,7 @@ func (b *builder) source(f *File, path string, res *resource, src *spec.Source, 
 	}
 	if src.Handler != nil {
 		n++
-		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil)
+		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, nil)
 	}
 	if n != 1 {
 		b.errorf(f, path, "a resource has exactly one of text, blob, file, handler")

@@ -27,7 +27,11 @@ func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) er
 		Reader: io.NopCloser(&drainReader{r: bufio.NewReader(in), p: p, ctx: ctx}),
 		Writer: nopWriteCloser{&countWriter{w: out, p: p}},
 	}
-	err := s.MCP().Run(ctx, t)
+	srv := s.MCP()
+	watchCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go s.watchResources(watchCtx, srv)
+	err := srv.Run(ctx, t)
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}

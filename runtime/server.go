@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,6 +32,9 @@ type Server struct {
 	templates []*resource
 	closers   []io.Closer
 	redact    *redactor
+	http      *spec.HTTP // the config's server.http section, if any
+	// watchEvery is how often file-backed resources are checked (tests).
+	watchEvery time.Duration
 }
 
 func newServer(logger *slog.Logger) *Server {
@@ -90,6 +95,12 @@ func (s *Server) MCP() *mcp.Server {
 	if s.logger.Enabled(context.Background(), slog.LevelDebug) {
 		opts.Logger = s.logger // the SDK's session events are debugging detail
 	}
+	if caps.Resources != nil {
+		// The go-sdk tracks subscriptions; watchResources reports changes.
+		caps.Resources.Subscribe = true
+		opts.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
+		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
+	}
 	if len(s.prompts)+len(s.templates) > 0 {
 		caps.Completions = &mcp.CompletionCapabilities{}
 		opts.CompletionHandler = s.complete
@@ -146,7 +157,27 @@ func (n *notifier) Log(ctx context.Context, level slog.Level, msg string, data m
 		}
 		payload = m
 	}
-	_ = n.req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: l, Logger: n.logger, Data: payload})
+	n.logAt(ctx, l, n.logger, payload)
+}
+
+func (n *notifier) logAt(ctx context.Context, level mcp.LoggingLevel, logger string, data any) {
+	_ = n.req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: logger, Data: data})
+}
+
+func (n *notifier) createMessage(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	return n.req.Session.CreateMessage(ctx, p)
+}
+
+func (n *notifier) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return n.req.Session.Elicit(ctx, p)
+}
+
+// closeStream closes the HTTP response stream of the call, if it has one;
+// the client resumes it with Last-Event-ID.
+func (n *notifier) closeStream(retry time.Duration) {
+	if n.req.Extra != nil && n.req.Extra.CloseSSEStream != nil {
+		n.req.Extra.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: retry})
+	}
 }
 
 // Progress sends progress only when the client asked for it, and never lets

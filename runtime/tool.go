@@ -25,6 +25,7 @@ type tool struct {
 	out     *schema
 	handler handlers.Handler
 	content []*block
+	steps   []*step
 	isError bool
 }
 
@@ -76,9 +77,10 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 		}
 	}
 	roots := map[string][]string{"args": argNames(argsType)}
+	tl.steps = b.steps(f, path, t, roots)
 	switch {
 	case t.Handler != nil:
-		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations)
+		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, stepsType(roots["steps"]))
 		roots["result"] = nil
 		if t.Error {
 			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")
@@ -243,9 +245,13 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 		return errorResult(err.Error())
 	}
 	data := map[string]any{"args": args}
+	if stop := s.runSteps(ctx, t, data, asStepSession(n)); stop != nil {
+		return stop
+	}
 	var res *handlers.Result
 	if t.handler != nil {
-		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n})
+		steps, _ := data["steps"].(map[string]any)
+		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps})
 		if err != nil {
 			if ctx.Err() != nil {
 				return errorResult("canceled: " + s.redact.apply(err.Error()))

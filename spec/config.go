@@ -37,6 +37,8 @@ type Server struct {
 	Title string `yaml:"title,omitempty"`
 	// Instructions tell the client's model how to use this server.
 	Instructions string `yaml:"instructions,omitempty"`
+	// HTTP configures serving over Streamable HTTP (`mcpgen serve --http`).
+	HTTP *HTTP `yaml:"http,omitempty"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

@@ -21,6 +21,16 @@ type Tool struct {
 	OutputSchema *Value `yaml:"output_schema,omitempty"`
 	// Annotations are hints about the tool's behaviour shown to clients.
 	Annotations *Annotations `yaml:"annotations,omitempty"`
+	// Confirm asks the user to confirm the call before anything runs (an
+	// elicitation without fields), with this message, a template over
+	// `.args`. If the user declines or cancels, nothing runs and the tool
+	// returns an error result saying so. Use it on destructive tools.
+	Confirm string `yaml:"confirm,omitempty"`
+	// Steps run in order before the handler or the content: log messages,
+	// progress reports, sleeps, questions to the client's model (sample) or
+	// to the user (elicit). Their results are `.steps.NAME` in templates and
+	// `steps.NAME` in the handler's expressions.
+	Steps []*Step `yaml:"steps,omitempty"`
 	// Handler runs the tool on a backend (shell, http, sql). A tool without a
 	// handler returns its `content`.
 	Handler *Handler `yaml:"handler,omitempty"`

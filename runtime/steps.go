@@ -1,0 +1,204 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/templates"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// step is one compiled tool step.
+type step struct {
+	kind        string // confirm, log, progress, sleep, sample, elicit, close_stream
+	level       mcp.LoggingLevel
+	logger      string
+	text        *templates.Template // log or progress message, sample prompt, elicit message
+	system      *templates.Template
+	progress    float64
+	total       float64
+	wait        time.Duration
+	maxTokens   int64
+	temperature float64
+	schema      json.RawMessage
+	as          string
+	optional    bool
+}
+
+// DefaultMaxTokens is a sample step's max_tokens when the config gives none.
+const DefaultMaxTokens = 1000
+
+// emptyForm is the requested schema of a confirmation: no fields.
+var emptyForm = json.RawMessage(`{"type":"object","properties":{}}`)
+
+var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// steps compiles a tool's confirm and steps. roots gains `steps`, naming
+// the results later templates may use.
+func (b *builder) steps(f *File, path string, t *spec.Tool, roots map[string][]string) []*step {
+	var out []*step
+	if t.Confirm != "" {
+		out = append(out, &step{kind: "confirm", text: b.template(f, path+".confirm", t.Confirm, roots),
+			schema: emptyForm})
+	}
+	names := []string{}
+	for i, st := range t.Steps {
+		p := fmt.Sprintf("%s.steps[%d]", path, i)
+		stepRoots := withRoot(roots, "steps", names)
+		s := b.step(f, p, st, stepRoots)
+		if s == nil {
+			continue
+		}
+		if s.as != "" {
+			if contains(names, s.as) {
+				b.errorf(f, p, "step result %q is named twice", s.as)
+			}
+			names = append(names, s.as)
+		}
+		out = append(out, s)
+	}
+	roots["steps"] = names
+	return out
+}
+
+func withRoot(roots map[string][]string, name string, below []string) map[string][]string {
+	m := make(map[string][]string, len(roots)+1)
+	for k, v := range roots {
+		m[k] = v
+	}
+	m[name] = below
+	return m
+}
+
+func (b *builder) step(f *File, path string, st *spec.Step, roots map[string][]string) *step {
+	if st == nil {
+		b.errorf(f, path, "empty step; give one of log, progress, sleep, sample, elicit, close_stream")
+		return nil
+	}
+	set := 0
+	for _, isSet := range []bool{st.Log != nil, st.Progress != nil, st.Sleep != nil, st.Sample != nil,
+		st.Elicit != nil, st.CloseStream != nil} {
+		if isSet {
+			set++
+		}
+	}
+	if set != 1 {
+		b.errorf(f, path, "a step has exactly one of log, progress, sleep, sample, elicit, close_stream; this one has %d", set)
+		return nil
+	}
+	switch {
+	case st.Log != nil:
+		return b.logStep(f, path+".log", st.Log, roots)
+	case st.Progress != nil:
+		return &step{kind: "progress", progress: st.Progress.Progress, total: st.Progress.Total,
+			text: b.template(f, path+".progress.message", st.Progress.Message, roots)}
+	case st.Sleep != nil:
+		return &step{kind: "sleep", wait: time.Duration(*st.Sleep)}
+	case st.Sample != nil:
+		return b.sampleStep(f, path+".sample", st.Sample, roots)
+	case st.Elicit != nil:
+		return b.elicitStep(f, path+".elicit", st.Elicit, roots)
+	default:
+		retry := time.Duration(st.CloseStream.Retry)
+		if retry <= 0 {
+			retry = 100 * time.Millisecond
+		}
+		return &step{kind: "close_stream", wait: retry}
+	}
+}
+
+func (b *builder) logStep(f *File, path string, l *spec.LogStep, roots map[string][]string) *step {
+	s := &step{kind: "log", level: "info", logger: l.Logger, text: b.template(f, path+".message", l.Message, roots)}
+	if l.Level != "" {
+		s.level = mcp.LoggingLevel(l.Level)
+		if !contains(levelNames(), l.Level) {
+			b.errorf(f, path+".level", "unknown level %q; levels are %v", l.Level, levelNames())
+		}
+	}
+	return s
+}
+
+func levelNames() []string {
+	out := make([]string, len(logLevels))
+	for i, l := range logLevels {
+		out[i] = string(l)
+	}
+	return out
+}
+
+func (b *builder) sampleStep(f *File, path string, sm *spec.SampleStep, roots map[string][]string) *step {
+	s := &step{kind: "sample", as: sm.As, maxTokens: int64(sm.MaxTokens),
+		text: b.template(f, path+".prompt", sm.Prompt, roots)}
+	if sm.System != "" {
+		s.system = b.template(f, path+".system", sm.System, roots)
+	}
+	if s.maxTokens <= 0 {
+		s.maxTokens = DefaultMaxTokens
+	}
+	if sm.Temperature != nil {
+		s.temperature = *sm.Temperature
+	}
+	return s
+}
+
+func (b *builder) elicitStep(f *File, path string, e *spec.ElicitStep, roots map[string][]string) *step {
+	s := &step{kind: "elicit", as: e.As, optional: e.Optional, schema: emptyForm,
+		text: b.template(f, path+".message", e.Message, roots)}
+	if !e.Schema.IsZero() {
+		raw, err := nodeJSON(e.Schema.Node)
+		if err == nil {
+			err = checkElicitSchema(raw)
+		}
+		if err != nil {
+			b.diag(f, Error, path+".schema", fmt.Sprintf("invalid elicitation schema: %v", err),
+				"an object whose properties are strings, numbers, integers, booleans or enums")
+		}
+		s.schema = raw
+	}
+	return s
+}
+
+// checkElicitSchema checks what clients require of a requested schema: a
+// root object whose properties are flat.
+func checkElicitSchema(raw json.RawMessage) error {
+	var doc struct {
+		Type       string                     `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return err
+	}
+	if doc.Type != "object" {
+		return fmt.Errorf("the root must have type: object")
+	}
+	for name, p := range doc.Properties {
+		var prop struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(p, &prop); err != nil {
+			return fmt.Errorf("property %q: %v", name, err)
+		}
+		switch prop.Type {
+		case "string", "number", "integer", "boolean", "array":
+		default:
+			return fmt.Errorf("property %q has type %q; nested objects are not allowed", name, prop.Type)
+		}
+	}
+	return nil
+}
+
+// stepsType is the expression type of `steps` for a tool whose named step
+// results are names; nil when it has none.
+func stepsType(names []string) types.Map {
+	if len(names) == 0 {
+		return nil
+	}
+	m := types.Map{}
+	for _, n := range names {
+		m[n] = types.Map{types.Extra: types.Any}
+	}
+	return types.Map{"steps": m}
+}
