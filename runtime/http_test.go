@@ -3,7 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
-		"path/filepath"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -380,4 +380,3 @@ func TestHTTPStateless(t *testing.T) {
 		t.Errorf("elicitation stateless: %q (isError %v), want an error result", handlertest.Text(res), res.IsError)
 	}
 }
-

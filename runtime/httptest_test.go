@@ -2,16 +2,16 @@ package runtime_test
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-		"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

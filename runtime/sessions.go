@@ -2,7 +2,10 @@ package runtime
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Header names of the Streamable HTTP transport.
@@ -66,8 +69,8 @@ func unavailable(w http.ResponseWriter, msg string) {
 // session's own version is the one that says what the client understands.
 func (h *HTTPHandler) alignVersion(r *http.Request, id string) {
 	v := r.Header.Get(protocolVersionHeader)
-	if v == "" || v >= latestStreamVersion {
-		return
+	if v == "" || v >= latestStreamVersion || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+		return // unsupported versions are the go-sdk's to refuse
 	}
 	for ss := range h.mcp.Sessions() {
 		if ss.ID() != id {
