@@ -69,4 +69,3 @@ func runSession(ctx context.Context, hc *http.Client, base string, s, calls int)
 	}
 	return nil
 }
-

@@ -1,0 +1,86 @@
+package runtime_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveExample serves examples/conformance/mcpgen.yaml over Streamable HTTP.
+func serveExample(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	srv, ds := runtime.Compile([]string{"../examples/conformance/mcpgen.yaml"}, runtime.LoadOptions{},
+		runtime.BuildOptions{Registry: handlers.NewRegistry()})
+	if len(ds) > 0 {
+		t.Fatalf("the conformance example has diagnostics:\n%v", ds)
+	}
+	t.Cleanup(func() { srv.Close() })
+	h := srv.HTTPHandler(runtime.HTTPOptions{})
+	t.Cleanup(h.Close)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return connect(t, ts.URL, opts)
+}
+
+func TestConformanceExample(t *testing.T) {
+	t.Parallel()
+	var schema json.RawMessage
+	cs := serveExample(t, &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hi"}}, nil
+		},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			schema, _ = json.Marshal(req.Params.RequestedSchema)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Jane"}}, nil
+		},
+	})
+	ctx := testCtx(t)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"test_simple_text", nil, "This is a simple text response for testing."},
+		{"test_sampling", map[string]any{"prompt": "p"}, "LLM response: hi"},
+		{"test_elicitation_sep1034_defaults", nil,
+			`Elicitation completed: action=accept, content={"age":30,"name":"Jane","score":95.5,"status":"active","verified":true}`},
+	} {
+		res := callTool(t, ctx, cs, tt.tool, tt.args)
+		if got := handlertest.Text(res); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.tool, got, tt.want)
+		}
+	}
+	want := `{"properties":{"age":{"default":30,"description":"User age","type":"integer"},` +
+		`"name":{"default":"John Doe","description":"User name","type":"string"},` +
+		`"score":{"default":95.5,"description":"User score","type":"number"},` +
+		`"status":{"default":"active","description":"User status","enum":["active","inactive","pending"],"type":"string"},` +
+		`"verified":{"default":true,"description":"Verification status","type":"boolean"}},"required":[],"type":"object"}`
+	var got bytes.Buffer
+	_ = json.Compact(&got, schema)
+	if diff := cmp.Diff(want, got.String()); diff != "" {
+		t.Errorf("requested schema, verbatim from YAML (-want +got):\n%s", diff)
+	}
+}
+
+func TestServeStdioEndsOnEOF(t *testing.T) {
+	t.Parallel()
+	srv, _ := build(t, nil, stepsConfig, nil)
+	in := strings.NewReader(initBody + "\n")
+	var out bytes.Buffer
+	if err := srv.ServeStdio(context.Background(), io.MultiReader(in), &out); err != nil {
+		t.Errorf("ServeStdio after EOF: %v", err)
+	}
+	if !strings.Contains(out.String(), `"protocolVersion":"2025-11-25"`) {
+		t.Errorf("no initialize response on stdout: %q", out.String())
+	}
+}
