@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -75,12 +74,21 @@ func TestConformanceExample(t *testing.T) {
 func TestServeStdioEndsOnEOF(t *testing.T) {
 	t.Parallel()
 	srv, _ := build(t, nil, stepsConfig, nil)
-	in := strings.NewReader(initBody + "\n")
+	in := strings.NewReader(initBody + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`) // no final newline
 	var out bytes.Buffer
-	if err := srv.ServeStdio(context.Background(), io.MultiReader(in), &out); err != nil {
+	if err := srv.ServeStdio(context.Background(), in, &out); err != nil {
 		t.Errorf("ServeStdio after EOF: %v", err)
 	}
-	if !strings.Contains(out.String(), `"protocolVersion":"2025-11-25"`) {
-		t.Errorf("no initialize response on stdout: %q", out.String())
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line %q: %v", line, err)
+		}
+		ids = append(ids, jsonString(m["id"]))
+	}
+	if diff := cmp.Diff([]string{"0", "1"}, ids); diff != "" {
+		t.Errorf("responses before exit (-want +got):\n%s\n%s", diff, out.String())
 	}
 }
