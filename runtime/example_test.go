@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -15,13 +16,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// serveExample serves examples/conformance/mcpgen.yaml over Streamable HTTP.
-func serveExample(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession {
+// serveExample serves examples/NAME/mcpgen.yaml over Streamable HTTP.
+func serveExample(t *testing.T, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	srv, ds := runtime.Compile([]string{"../examples/conformance/mcpgen.yaml"}, runtime.LoadOptions{},
+	srv, ds := runtime.Compile([]string{"../examples/" + name + "/mcpgen.yaml"}, runtime.LoadOptions{},
 		runtime.BuildOptions{Registry: handlers.NewRegistry()})
 	if len(ds) > 0 {
-		t.Fatalf("the conformance example has diagnostics:\n%v", ds)
+		t.Fatalf("the %s example has diagnostics:\n%v", name, ds)
 	}
 	t.Cleanup(func() { srv.Close() })
 	h := srv.HTTPHandler(runtime.HTTPOptions{})
@@ -34,7 +35,7 @@ func serveExample(t *testing.T, opts *mcp.ClientOptions) *mcp.ClientSession {
 func TestConformanceExample(t *testing.T) {
 	t.Parallel()
 	var schema json.RawMessage
-	cs := serveExample(t, &mcp.ClientOptions{
+	cs := serveExample(t, "conformance", &mcp.ClientOptions{
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hi"}}, nil
 		},
@@ -90,5 +91,35 @@ func TestServeStdioEndsOnEOF(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"0", "1"}, ids); diff != "" {
 		t.Errorf("responses before exit (-want +got):\n%s\n%s", diff, out.String())
+	}
+}
+
+func TestTeamExample(t *testing.T) {
+	t.Parallel()
+	var answer atomic.Pointer[mcp.ElicitResult]
+	answer.Store(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"rating": "good", "comment": "smooth"}})
+	cs := serveExample(t, "team", &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "Demo moved."}}, nil
+		},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return answer.Load(), nil },
+	})
+	ctx := testCtx(t)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"draft_announcement", map[string]any{"topic": "demo"}, "Demo moved."},
+		{"cancel_meeting", map[string]any{"meeting": "standup"}, "'standup' is cancelled."},
+		{"collect_feedback", nil, "Recorded: good (smooth)"},
+	} {
+		if got := handlertest.Text(callTool(t, ctx, cs, tt.tool, tt.args)); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.tool, got, tt.want)
+		}
+	}
+	answer.Store(&mcp.ElicitResult{Action: "decline"})
+	if got := handlertest.Text(callTool(t, ctx, cs, "collect_feedback", nil)); got != "No feedback given (decline)." {
+		t.Errorf("declined feedback: got %q", got)
 	}
 }

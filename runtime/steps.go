@@ -34,8 +34,6 @@ const DefaultMaxTokens = 1000
 // emptyForm is the requested schema of a confirmation: no fields.
 var emptyForm = json.RawMessage(`{"type":"object","properties":{}}`)
 
-var logLevels = []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
 // steps compiles a tool's confirm and steps. roots gains `steps`, naming
 // the results later templates may use.
 func (b *builder) steps(f *File, path string, t *spec.Tool, roots map[string][]string) []*step {
@@ -113,20 +111,9 @@ func (b *builder) step(f *File, path string, st *spec.Step, roots map[string][]s
 func (b *builder) logStep(f *File, path string, l *spec.LogStep, roots map[string][]string) *step {
 	s := &step{kind: "log", level: "info", logger: l.Logger, text: b.template(f, path+".message", l.Message, roots)}
 	if l.Level != "" {
-		s.level = mcp.LoggingLevel(l.Level)
-		if !contains(levelNames(), l.Level) {
-			b.errorf(f, path+".level", "unknown level %q; levels are %v", l.Level, levelNames())
-		}
+		s.level = mcp.LoggingLevel(l.Level) // the decoder checked it against the enum
 	}
 	return s
-}
-
-func levelNames() []string {
-	out := make([]string, len(logLevels))
-	for i, l := range logLevels {
-		out[i] = string(l)
-	}
-	return out
 }
 
 func (b *builder) sampleStep(f *File, path string, sm *spec.SampleStep, roots map[string][]string) *step {
