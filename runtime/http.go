@@ -98,7 +98,7 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 }
 
 // HTTPHandler serves one built config over HTTP: Streamable HTTP at /mcp,
-// legacy HTTP+SSE at /sse, and /healthz. Create it with Server.HTTPHandler;
+// legacy HTTP+SSE at /sse (stateful mode only), and /healthz. Create it with Server.HTTPHandler;
 // stop it with Shutdown.
 type HTTPHandler struct {
 	opts     HTTPOptions
@@ -131,7 +131,9 @@ func (s *Server) HTTPHandler(opts HTTPOptions) *HTTPHandler {
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
 	h.mux.Handle(MCPPath, h.sessions(h.calls.track(streamable)))
-	h.mux.Handle(SSEPath, h.legacy(sse))
+	if !opts.Stateless { // the legacy transport has sessions by design
+		h.mux.Handle(SSEPath, h.legacy(sse))
+	}
 	h.mux.HandleFunc(HealthzPath, func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = w.Write([]byte("ok\n"))

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -374,6 +375,14 @@ func TestHTTPStateless(t *testing.T) {
 	ctx := testCtx(t)
 	if got := handlertest.Text(callTool(t, ctx, cs, "echo", map[string]any{"text": "x"})); got != "echo x" {
 		t.Errorf("got %q", got)
+	}
+	resp, err := http.Get(url + runtime.SSEPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("legacy SSE endpoint in stateless mode: status %d, want 404", resp.StatusCode)
 	}
 	res := callTool(t, ctx, cs, "ask_user", nil)
 	if !res.IsError || !strings.Contains(handlertest.Text(res), "asking the user") {

@@ -1,8 +1,8 @@
 package spec
 
 // HTTP configures serving over Streamable HTTP. The MCP endpoint is /mcp, the
-// legacy HTTP+SSE endpoint (for 2024-11-05 clients) is /sse, and /healthz
-// answers 200 while the server is up.
+// legacy HTTP+SSE endpoint (for 2024-11-05 clients, stateful mode only) is
+// /sse, and /healthz answers 200 while the server is up.
 type HTTP struct {
 	// Addr is the address to listen on, host:port. Defaults to
 	// 127.0.0.1:8080; `mcpgen serve --http ADDR` overrides it. Binding
