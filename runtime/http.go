@@ -78,6 +78,11 @@ func (s *Server) HTTPConfig() (addr string, opts HTTPOptions) {
 	return addr, opts.withDefaults()
 }
 
+// ServesHTTP reports whether the config asks to be served over HTTP (it
+// sets server.http.addr), so that `mcpgen serve` without --http serves HTTP
+// rather than stdio.
+func (s *Server) ServesHTTP() bool { return s.http != nil && s.http.Addr != "" }
+
 func (o HTTPOptions) withDefaults() HTTPOptions {
 	if o.SessionTimeout == 0 {
 		o.SessionTimeout = DefaultSessionTimeout

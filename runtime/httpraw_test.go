@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -339,5 +340,42 @@ func TestHTTPClientResumesDroppedStream(t *testing.T) {
 	if get.StatusCode != http.StatusOK || len(msgs) != 1 || jsonString(msgs[0]["id"]) != "3" || p.canceled.Load() != 0 {
 		t.Errorf("resumed stream: status %d, %v, %d canceled; want the result of call 3 and no cancellation",
 			get.StatusCode, msgs, p.canceled.Load())
+	}
+}
+
+func TestHTTPConfig(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, http string
+		serves     bool
+		addr       string
+		opts       runtime.HTTPOptions
+	}{
+		{name: "no section", addr: "127.0.0.1:8080", opts: runtime.HTTPOptions{SessionTimeout: 30 * time.Minute,
+			MaxSessions: 1000, MaxBody: 4 << 20, ShutdownTimeout: 10 * time.Second, ResumeWindow: 5 * time.Second}},
+		{name: "everything", serves: true, http: `
+  http:
+    addr: 0.0.0.0:9000
+    allowed_hosts: [mcp.example.com]
+    allowed_origins: ["https://app.example.com"]
+    stateless: true
+    session_timeout: 1m
+    max_sessions: 3
+    max_body: 1KiB
+    shutdown_timeout: 2s`, addr: "0.0.0.0:9000", opts: runtime.HTTPOptions{AllowedHosts: []string{"mcp.example.com"},
+			AllowedOrigins: []string{"https://app.example.com"}, Stateless: true, SessionTimeout: time.Minute,
+			MaxSessions: 3, MaxBody: 1024, ShutdownTimeout: 2 * time.Second, ResumeWindow: 5 * time.Second}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := build(t, nil, "version: 1\nserver:\n  name: x"+tt.http+"\n", nil)
+			addr, opts := srv.HTTPConfig()
+			if addr != tt.addr || srv.ServesHTTP() != tt.serves {
+				t.Errorf("addr %q, serves HTTP %v; want %q, %v", addr, srv.ServesHTTP(), tt.addr, tt.serves)
+			}
+			if diff := cmp.Diff(tt.opts, opts, cmpopts.IgnoreFields(runtime.HTTPOptions{}, "OnListen")); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -4,10 +4,11 @@ package spec
 // legacy HTTP+SSE endpoint (for 2024-11-05 clients, stateful mode only) is
 // /sse, and /healthz answers 200 while the server is up.
 type HTTP struct {
-	// Addr is the address to listen on, host:port. Defaults to
-	// 127.0.0.1:8080; `mcpgen serve --http ADDR` overrides it. Binding
-	// anything but a loopback address exposes the server: list the names
-	// clients use in `allowed_hosts` too.
+	// Addr is the address to listen on, host:port. When set, `mcpgen serve`
+	// serves HTTP rather than stdio; `mcpgen serve --http ADDR` overrides it
+	// (127.0.0.1:8080 when neither says). Binding anything but a loopback
+	// address exposes the server: list the names clients use in
+	// `allowed_hosts` too.
 	Addr string `yaml:"addr,omitempty"`
 	// AllowedHosts are extra Host header values accepted, besides the
 	// loopback names (localhost, 127.0.0.1, ::1): a host name, matching any
