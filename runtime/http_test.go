@@ -389,3 +389,60 @@ func TestHTTPStateless(t *testing.T) {
 		t.Errorf("elicitation stateless: %q (isError %v), want an error result", handlertest.Text(res), res.IsError)
 	}
 }
+
+func TestHTTPBackendNotifications(t *testing.T) {
+	t.Parallel()
+	p := newProbe(false)
+	_, url, _ := serve(t, handlers.NewRegistry(p.kind()), blockConfig, nil, runtime.HTTPOptions{})
+	var rec recorder
+	cs := connect(t, url, rec.options())
+	ctx := testCtx(t)
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
+		t.Fatal(err)
+	}
+	params := &mcp.CallToolParams{Name: "block"}
+	params.SetProgressToken(42)
+	if _, err := cs.CallTool(ctx, params); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the backend's notifications", func() bool { l, p, _ := rec.snapshot(); return len(l) > 0 && len(p) > 0 })
+	logs, progress, _ := rec.snapshot()
+	wantLog := []*mcp.LoggingMessageParams{{Level: "warning", Logger: "block", Data: map[string]any{"message": "backend says", "k": float64(1)}}}
+	if diff := cmp.Diff(wantLog, logs); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+	wantProgress := []*mcp.ProgressNotificationParams{{ProgressToken: float64(42), Progress: 3, Total: 4, Message: "backend progress"}}
+	if diff := cmp.Diff(wantProgress, progress); diff != "" {
+		t.Errorf("progress (-want +got):\n%s", diff)
+	}
+}
+
+func TestHTTPProtocolVersions(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		version   string
+		stateless bool
+	}{
+		{"2024-11-05", false}, {"2025-03-26", false}, {"2025-06-18", false}, {"2025-11-25", false},
+		{"2025-11-25", true}, {"2026-07-28", true},
+	} {
+		t.Run(fmt.Sprintf("%s/stateless=%v", tt.version, tt.stateless), func(t *testing.T) {
+			t.Parallel()
+			_, url, _ := serve(t, nil, stepsConfig, nil, runtime.HTTPOptions{Stateless: tt.stateless})
+			ctx := testCtx(t)
+			c := mcp.NewClient(&mcp.Implementation{Name: "v", Version: "1"}, nil)
+			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + runtime.MCPPath},
+				&mcp.ClientSessionOptions{ProtocolVersion: tt.version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if res := cs.InitializeResult(); res != nil && res.ProtocolVersion != tt.version {
+				t.Errorf("negotiated %q", res.ProtocolVersion)
+			}
+			if got := handlertest.Text(callTool(t, ctx, cs, "echo", map[string]any{"text": "v"})); got != "echo v" {
+				t.Errorf("got %q", got)
+			}
+		})
+	}
+}

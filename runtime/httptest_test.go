@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -49,6 +50,8 @@ func (p *probe) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, e
 		case <-p.release:
 		}
 	}
+	c.Notify.Log(ctx, slog.LevelWarn, "backend says", map[string]any{"k": 1})
+	c.Notify.Progress(ctx, 3, 4, "backend progress")
 	return handlers.TextResult("probe ran"), nil
 }
 
