@@ -1,0 +1,161 @@
+// Command httpbench measures tools/call requests per second over Streamable
+// HTTP with concurrent clients, for mcpgen and for a minimal go-sdk server
+// with the same backend-less tool, stateful and stateless. Rounds of each
+// alternate, so that a busy machine slows them alike; it prints the median
+// of each and mcpgen's ratio to the go-sdk.
+//
+//	go run ./internal/httpbench -clients 16 -rounds 5 -round 2s
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const config = `version: 1
+tools:
+  - name: echo
+    description: Echoes its argument.
+    args: [{name: text}]
+    content: [{text: "{{ .args.text }}"}]
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("httpbench", flag.ContinueOnError)
+	clients := fs.Int("clients", 16, "concurrent clients, one session each")
+	rounds := fs.Int("rounds", 5, "rounds per server and mode")
+	round := fs.Duration("round", 2*time.Second, "length of a round")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	srv, err := buildMCPGen()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	defer srv.Close()
+	for _, stateless := range []bool{false, true} {
+		targets := map[string]http.Handler{
+			"mcpgen": srv.HTTPHandler(runtime.HTTPOptions{Stateless: stateless}),
+			"go-sdk": minimalSDK(stateless),
+		}
+		rates := map[string][]float64{}
+		for range *rounds {
+			for _, name := range []string{"mcpgen", "go-sdk"} {
+				r, err := measure(targets[name], *clients, *round)
+				if err != nil {
+					fmt.Fprintf(stderr, "%s: %v\n", name, err)
+					return 1
+				}
+				rates[name] = append(rates[name], r)
+			}
+		}
+		mode := map[bool]string{false: "stateful", true: "stateless"}[stateless]
+		if os.Getenv("HTTPBENCH_VERBOSE") != "" {
+			fmt.Fprintln(stderr, mode, rates)
+		}
+		m, s := median(rates["mcpgen"]), median(rates["go-sdk"])
+		fmt.Fprintf(stdout, "%-9s mcpgen %7.0f req/s   go-sdk %7.0f req/s   ratio %.2f   (medians of %d rounds, %d clients)\n",
+			mode, m, s, m/s, *rounds, *clients)
+	}
+	return 0
+}
+
+func buildMCPGen() (*runtime.Server, error) {
+	dir, err := os.MkdirTemp("", "httpbench")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "mcpgen.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		return nil, err
+	}
+	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{}, runtime.BuildOptions{Registry: handlers.NewRegistry()})
+	if ds.Errors() > 0 {
+		return nil, fmt.Errorf("config: %v", ds)
+	}
+	return srv, nil
+}
+
+// minimalSDK is the go-sdk's own server with the same tool.
+func minimalSDK(stateless bool) http.Handler {
+	s := mcp.NewServer(&mcp.Implementation{Name: "minimal", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "echo", Description: "Echoes its argument.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var args struct{ Text string }
+			_ = json.Unmarshal(req.Params.Arguments, &args)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: args.Text}}}, nil
+		})
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: stateless})
+}
+
+// measure runs clients sessions calling echo for d and returns calls/s.
+func measure(h http.Handler, clients int, d time.Duration) (float64, error) {
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+	tr := &http.Transport{MaxIdleConnsPerHost: 4 * clients}
+	defer tr.CloseIdleConnections()
+	ctx := context.Background()
+	var sessions []*mcp.ClientSession
+	for range clients {
+		c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + runtime.MCPPath,
+			HTTPClient: &http.Client{Transport: tr}, DisableStandaloneSSE: true},
+			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			return 0, err
+		}
+		defer cs.Close()
+		sessions = append(sessions, cs)
+	}
+	var calls atomic.Int64
+	var failed atomic.Value
+	deadline := time.Now().Add(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for _, cs := range sessions {
+		wg.Go(func() {
+			for time.Now().Before(deadline) {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+				if err != nil || res.IsError {
+					failed.Store(fmt.Sprint(err, res))
+					return
+				}
+				calls.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if f := failed.Load(); f != nil {
+		return 0, fmt.Errorf("call failed: %v", f)
+	}
+	return float64(calls.Load()) / time.Since(start).Seconds(), nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
