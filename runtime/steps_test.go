@@ -1,12 +1,17 @@
 package runtime_test
 
 import (
+	"context"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -81,5 +86,63 @@ server:
 	}
 	if diff := cmp.Diff(want, diagnose(t, config)); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}
+
+// notes records what a call outside any session reports.
+type notes struct{ got []string }
+
+func (n *notes) Log(_ context.Context, level slog.Level, msg string, _ map[string]any) {
+	n.got = append(n.got, level.String()+" "+msg)
+}
+
+func (n *notes) Progress(_ context.Context, progress, total float64, msg string) {
+	n.got = append(n.got, fmt.Sprintf("progress %v/%v %s", progress, total, msg))
+}
+
+func TestStepsOutsideASession(t *testing.T) {
+	t.Parallel()
+	srv, _ := build(t, nil, stepsConfig, nil)
+	for _, tt := range []struct {
+		tool, args, want string
+		isError          bool
+		notes            []string
+	}{
+		{tool: "logs", args: `{"n": 2}`, want: "logged", notes: []string{"DEBUG debug 2", "INFO info", "WARN warning"}},
+		{tool: "progress", want: "progressed",
+			notes: []string{"progress 10/100 start", "progress 5/100 backwards", "progress 100/100 end"}},
+		{tool: "ask_model", args: `{"topic": "x"}`, isError: true,
+			want: "asking the client's model: this step needs an MCP client session"},
+		{tool: "ask_user", isError: true, want: "asking the user: this step needs an MCP client session"},
+		{tool: "reconnect", want: "resumed", notes: []string{"INFO before", "INFO after"}},
+	} {
+		t.Run(tt.tool, func(t *testing.T) {
+			t.Parallel()
+			var n notes
+			res, err := srv.CallTool(testCtx(t), tt.tool, []byte(tt.args), &n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := handlertest.Text(res); got != tt.want || res.IsError != tt.isError {
+				t.Errorf("got %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
+			}
+			if diff := cmp.Diff(tt.notes, n.got); diff != "" {
+				t.Errorf("notifications (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSleepStepHonoursCancellation(t *testing.T) {
+	t.Parallel()
+	srv, _ := build(t, nil, "version: 1\ntools:\n  - {name: nap, description: d, steps: [{sleep: 1h}], content: [{text: ok}]}\n", nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	res, err := srv.CallTool(ctx, "nap", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := handlertest.Text(res); !res.IsError || got != "canceled: context deadline exceeded" {
+		t.Errorf("got %q (isError %v)", got, res.IsError)
 	}
 }
