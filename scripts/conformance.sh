@@ -91,6 +91,11 @@ if [[ -z $mcpgen ]]; then
   go build -o "$mcpgen" ./cmd/mcpgen
 fi
 
+if ! "$mcpgen" serve --help 2>&1 | grep -q -- '-http'; then
+  echo "$mcpgen serve has no --http flag: it cannot serve Streamable HTTP" >&2
+  exit 1
+fi
+
 failed=0
 port=$(free_port)
 echo "== stateful: --suite all"
