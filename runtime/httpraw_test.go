@@ -379,3 +379,25 @@ func TestHTTPConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestHTTPIdleSessionTimesOut(t *testing.T) {
+	t.Parallel()
+	_, base, _ := serve(t, nil, stepsConfig, nil, runtime.HTTPOptions{SessionTimeout: 50 * time.Millisecond})
+	session := rawSession(t, base)
+	time.Sleep(500 * time.Millisecond) // every request restarts the idle timer: wait without any
+	resp := rawRequest{body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, session: true}.do(t, testCtx(t), base, session)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("request on an idle-closed session: status %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestHTTPLegacyEndpointChecksHost(t *testing.T) {
+	t.Parallel()
+	_, base, _ := serve(t, nil, stepsConfig, nil, runtime.HTTPOptions{})
+	resp := rawRequest{method: "GET", path: runtime.SSEPath, header: map[string]string{"Host": "evil.example.com"}}.do(t, testCtx(t), base, "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden {
+		t.Errorf("status %d, want 403", resp.StatusCode)
+	}
+}
