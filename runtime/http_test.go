@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -444,5 +445,30 @@ func TestHTTPProtocolVersions(t *testing.T) {
 				t.Errorf("got %q", got)
 			}
 		})
+	}
+}
+
+func TestHTTPStepResultsReachTheHandler(t *testing.T) {
+	t.Parallel()
+	config := `
+version: 1
+tools:
+  - name: save_title
+    description: Asks the model for a title and hands it to a command.
+    steps:
+      - sample: {prompt: Suggest a title., as: title}
+    handler:
+      kind: shell
+      command: [echo, "title:", "${{ steps.title.text }}"]
+`
+	_, url, _ := serve(t, builtin.Registry(), config, nil, runtime.HTTPOptions{})
+	cs := connect(t, url, &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "Go; Gophers & $HOME"}}, nil
+		},
+	})
+	res := callTool(t, testCtx(t), cs, "save_title", nil)
+	if got := strings.TrimSpace(handlertest.Text(res)); got != "title: Go; Gophers & $HOME" {
+		t.Errorf("got %q (isError %v)", got, res.IsError)
 	}
 }
