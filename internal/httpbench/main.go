@@ -20,6 +20,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
@@ -44,6 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	clients := fs.Int("clients", 16, "concurrent clients, one session each")
 	rounds := fs.Int("rounds", 5, "rounds per server and mode")
 	round := fs.Duration("round", 2*time.Second, "length of a round")
+	verbose := fs.Bool("v", false, "print every round's req/s on stderr")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -58,24 +60,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 			"mcpgen": srv.HTTPHandler(runtime.HTTPOptions{Stateless: stateless}),
 			"go-sdk": minimalSDK(stateless),
 		}
-		rates := map[string][]float64{}
+		rates, cpu := map[string][]float64{}, map[string][]float64{}
 		for range *rounds {
 			for _, name := range []string{"mcpgen", "go-sdk"} {
-				r, err := measure(targets[name], *clients, *round)
+				r, c, err := measure(targets[name], *clients, *round)
 				if err != nil {
 					fmt.Fprintf(stderr, "%s: %v\n", name, err)
 					return 1
 				}
 				rates[name] = append(rates[name], r)
+				cpu[name] = append(cpu[name], c)
 			}
 		}
 		mode := map[bool]string{false: "stateful", true: "stateless"}[stateless]
-		if os.Getenv("HTTPBENCH_VERBOSE") != "" {
+		if *verbose {
 			fmt.Fprintln(stderr, mode, rates)
 		}
 		m, s := median(rates["mcpgen"]), median(rates["go-sdk"])
-		fmt.Fprintf(stdout, "%-9s mcpgen %7.0f req/s   go-sdk %7.0f req/s   ratio %.2f   (medians of %d rounds, %d clients)\n",
-			mode, m, s, m/s, *rounds, *clients)
+		mc, sc := median(cpu["mcpgen"]), median(cpu["go-sdk"])
+		fmt.Fprintf(stdout, "%-9s mcpgen %6.0f req/s %4.0f µs CPU/call   go-sdk %6.0f req/s %4.0f µs CPU/call   "+
+			"ratio %.2f (req/s), %.2f (CPU)   [medians of %d rounds, %d clients; CPU counts client and server]\n",
+			mode, m, mc, s, sc, m/s, mc/sc, *rounds, *clients)
 	}
 	return 0
 }
@@ -111,8 +116,10 @@ func minimalSDK(stateless bool) http.Handler {
 		&mcp.StreamableHTTPOptions{Stateless: stateless})
 }
 
-// measure runs clients sessions calling echo for d and returns calls/s.
-func measure(h http.Handler, clients int, d time.Duration) (float64, error) {
+// measure runs clients sessions calling echo for d and returns calls/s and
+// the process's CPU time per call in µs (client and server together: the
+// client is the same for both servers, so the difference is the server's).
+func measure(h http.Handler, clients int, d time.Duration) (float64, float64, error) {
 	ts := httptest.NewServer(h)
 	defer ts.Close()
 	tr := &http.Transport{MaxIdleConnsPerHost: 4 * clients}
@@ -125,7 +132,7 @@ func measure(h http.Handler, clients int, d time.Duration) (float64, error) {
 			HTTPClient: &http.Client{Transport: tr}, DisableStandaloneSSE: true},
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		defer cs.Close()
 		sessions = append(sessions, cs)
@@ -133,7 +140,7 @@ func measure(h http.Handler, clients int, d time.Duration) (float64, error) {
 	var calls atomic.Int64
 	var failed atomic.Value
 	deadline := time.Now().Add(d)
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	var wg sync.WaitGroup
 	for _, cs := range sessions {
 		wg.Go(func() {
@@ -148,10 +155,19 @@ func measure(h http.Handler, clients int, d time.Duration) (float64, error) {
 		})
 	}
 	wg.Wait()
+	elapsed, cpu := time.Since(start), cpuTime()-cpu0
 	if f := failed.Load(); f != nil {
-		return 0, fmt.Errorf("call failed: %v", f)
+		return 0, 0, fmt.Errorf("call failed: %v", f)
 	}
-	return float64(calls.Load()) / time.Since(start).Seconds(), nil
+	n := float64(calls.Load())
+	return n / elapsed.Seconds(), float64(cpu.Microseconds()) / n, nil
+}
+
+// cpuTime is the user and system CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func median(xs []float64) float64 {
