@@ -50,7 +50,7 @@ func TestStepDiagnostics(t *testing.T) {
 		{"bad sleep", `[{sleep: soon}]`,
 			[]string{`5:21: tools[0].steps[0].sleep: expected a duration such as 500ms, 30s or 2m, got "soon"`}},
 		{"later step result", `[{log: {message: "{{ .steps.later.text }}"}}, {sample: {prompt: p, as: later}}]`,
-			[]string{`5:29: tools[0].steps[0].log.message: unknown field .steps.later`}},
+			[]string{`5:33: tools[0].steps[0].log.message: unknown field .steps.later`}},
 		{"nested elicitation schema", `[{elicit: {message: m, schema: {type: object, properties: {a: {type: object}}}}}]`,
 			[]string{`5:43: tools[0].steps[0].elicit.schema: invalid elicitation schema: property "a" has type "object"; nested objects are not allowed; an object whose properties are strings, numbers, integers, booleans or enums`}},
 		{"name used twice", `[{sample: {prompt: p, as: x}}, {sample: {prompt: q, as: x}}]`,
