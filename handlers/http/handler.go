@@ -231,7 +231,7 @@ func sortedKeys[V any](m map[string]V) []string {
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, h.lim.timeout, errTimeout)
 	defer cancel()
-	vars := map[string]any{"args": c.Args}
+	vars := map[string]any{"args": c.Args, "steps": c.Steps}
 	out, err := h.build(vars)
 	if err != nil {
 		return nil, h.fail(err)
