@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -469,6 +470,39 @@ tools:
 	})
 	res := callTool(t, testCtx(t), cs, "save_title", nil)
 	if got := strings.TrimSpace(handlertest.Text(res)); got != "title: Go; Gophers & $HOME" {
+		t.Errorf("got %q (isError %v)", got, res.IsError)
+	}
+}
+
+func TestHTTPStepResultsReachAnHTTPHandler(t *testing.T) {
+	t.Parallel()
+	backend := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"got": %q}`, r.URL.Query().Get("title"))
+	}))
+	defer backend.Close()
+	config := `
+version: 1
+tools:
+  - name: save_title
+    description: Asks the model for a title and sends it to an API.
+    steps:
+      - sample: {prompt: Suggest a title., as: title}
+    handler:
+      kind: http
+      base_url: ` + backend.URL + `
+      path: /titles
+      query: {title: "${{ steps.title.text }}"}
+    content: [{text: "saved {{ .result.got }}"}]
+`
+	_, url, _ := serve(t, builtin.Registry(), config, nil, runtime.HTTPOptions{})
+	cs := connect(t, url, &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "A & B?"}}, nil
+		},
+	})
+	res := callTool(t, testCtx(t), cs, "save_title", nil)
+	if got := handlertest.Text(res); got != "saved A & B?" {
 		t.Errorf("got %q (isError %v)", got, res.IsError)
 	}
 }
