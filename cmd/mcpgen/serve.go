@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
@@ -13,8 +14,10 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--log-level LEVEL] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve [--http ADDR] [--stateless] [--log-level LEVEL] FILE...", flag.ContinueOnError)
 	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
+	httpAddr := fs.String("http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
+	stateless := fs.Bool("stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
 	files, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -37,6 +40,9 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return exitError
 	}
 	defer srv.Close()
+	if *httpAddr != "" || *stateless || srv.ServesHTTP() {
+		return serveHTTP(ctx, srv, *httpAddr, *stateless, logger)
+	}
 	if isTerminal(std.in) {
 		fmt.Fprintf(std.err, "mcpgen: serving %s on stdio.\n"+
 			"An MCP client launches this command itself; see the README to connect one.\n"+
@@ -44,6 +50,27 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	if err := srv.ServeStdio(ctx, std.in, std.out); err != nil {
 		logger.Error("serving stdio", "err", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// serveHTTP serves Streamable HTTP until ctx ends (SIGINT or SIGTERM), then
+// shuts down gracefully. The address and flags override the config's.
+func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless bool, logger *slog.Logger) int {
+	cfgAddr, opts := srv.HTTPConfig()
+	if addr == "" {
+		addr = cfgAddr
+	}
+	if stateless {
+		opts.Stateless = true
+	}
+	opts.OnListen = func(a net.Addr) {
+		logger.Info("serving Streamable HTTP", "url", "http://"+a.String()+"/mcp", "stateless", opts.Stateless,
+			"tools", len(srv.ToolNames()))
+	}
+	if err := srv.ServeHTTP(ctx, addr, opts); err != nil {
+		logger.Error("serving HTTP", "err", err)
 		return exitError
 	}
 	return exitOK
