@@ -5,6 +5,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	httpkind "github.com/mcpgen/mcpgen/handlers/http"
 	"github.com/mcpgen/mcpgen/handlers/shell"
+	sqlkind "github.com/mcpgen/mcpgen/handlers/sql"
 )
 
 // Registry returns a new registry holding every built-in backend kind.
@@ -14,5 +15,5 @@ func Registry() *handlers.Registry {
 
 // Kinds lists the built-in backend kinds.
 func Kinds() []handlers.Kind {
-	return []handlers.Kind{shell.Kind(), httpkind.Kind()}
+	return []handlers.Kind{shell.Kind(), httpkind.Kind(), sqlkind.Kind()}
 }

@@ -1,0 +1,227 @@
+package sqlkind
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// Pool defaults, used when a backend does not set them.
+const (
+	defaultMaxOpen = 10
+	defaultMaxIdle = 2
+)
+
+// BackendConfig is a named database connection, shared by the tools and
+// resources that say `backend: NAME`.
+type BackendConfig struct {
+	// Driver is the database: sqlite (pure Go, no cgo), postgres
+	// (PostgreSQL, through pgx) or mysql (MySQL and MariaDB).
+	Driver string `yaml:"driver" jsonschema:"required,enum=sqlite,enum=postgres,enum=mysql"`
+	// DSN says where the database is. For sqlite a file path relative to
+	// this config file (or file:PATH?options, or :memory:); for postgres a
+	// URL such as postgres://user@host:5432/db?sslmode=disable; for mysql
+	// user:password@tcp(host:3306)/db. Take it from the environment, e.g.
+	// `dsn: ${SHOP_DSN}`, to keep passwords out of the file.
+	DSN string `yaml:"dsn" jsonschema:"required"`
+	// MaxOpen is the most connections open at once. Defaults to 10; an
+	// in-memory SQLite database always uses exactly one.
+	MaxOpen int `yaml:"max_open,omitempty"`
+	// MaxIdle is the most idle connections kept for reuse. Defaults to 2.
+	MaxIdle int `yaml:"max_idle,omitempty"`
+	// ConnMaxLifetime closes connections older than this, e.g. 30m.
+	// Defaults to keeping them.
+	ConnMaxLifetime spec.Duration `yaml:"conn_max_lifetime,omitempty"`
+	// Init is an SQL file, relative to this config file, that creates a
+	// SQLite database (tables and seed rows). It runs on first use when the
+	// database has no tables yet (a new file, or :memory:), in one
+	// transaction: when it fails nothing is left behind and the next use
+	// tries again. SQLite only.
+	Init string `yaml:"init,omitempty"`
+}
+
+// Database is what sql tools need from a backend: a pool and the driver
+// it speaks to. *DB implements it.
+type Database interface {
+	// Pool returns the connection pool, creating the database first when
+	// the backend has an init script and the database does not exist yet.
+	Pool(ctx context.Context) (*sql.DB, error)
+	// Driver is sqlite, postgres or mysql.
+	Driver() string
+}
+
+// Pinger is implemented by backends that can check that their database is
+// reachable; `mcpgen validate --connect` uses it.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// DB is an opened sql backend. It does not connect when opened: a database
+// that is down makes its tools fail with an error until it is back.
+type DB struct {
+	dialect         *dialect
+	db              *sql.DB
+	init            *initScript // nil when there is nothing to create
+	noServerTimeout atomic.Bool // the server refused max_statement_time
+}
+
+// Open checks the configuration and prepares the pool without connecting.
+func (c *BackendConfig) Open(env handlers.BuildEnv) any {
+	d := dialectOf(c.Driver)
+	if d == nil {
+		env.Diag("driver", fmt.Sprintf("unknown driver %q; use sqlite, postgres or mysql", c.Driver))
+		return nil
+	}
+	if c.Init != "" && d != sqliteDialect {
+		env.Diag("init", "init is for sqlite databases; create other databases with their own tools")
+		return nil
+	}
+	for field, n := range map[string]int{"max_open": c.MaxOpen, "max_idle": c.MaxIdle} {
+		if n < 0 {
+			env.Diag(field, "must not be negative")
+		}
+	}
+	db, err := c.openPool(env, d)
+	if err != nil {
+		env.Diag("dsn", env.Redact(err.Error()))
+		return nil
+	}
+	return &DB{dialect: d, db: db, init: c.initScript(env, d)}
+}
+
+// openPool makes the driver's pool with the configured limits.
+func (c *BackendConfig) openPool(env handlers.BuildEnv, d *dialect) (*sql.DB, error) {
+	var db *sql.DB
+	maxOpen := c.MaxOpen
+	switch d {
+	case sqliteDialect:
+		dsn, memory := sqliteDSN(env, c.DSN)
+		if memory {
+			maxOpen = 1 // every connection to :memory: is a database of its own
+		}
+		var err error
+		if db, err = sql.Open("sqlite", dsn); err != nil {
+			return nil, err
+		}
+	case postgresDialect:
+		cfg, err := pgx.ParseConfig(c.DSN)
+		if err != nil {
+			return nil, fmt.Errorf("invalid postgres DSN: %w", err)
+		}
+		db = stdlib.OpenDB(*cfg)
+	case mysqlDialect:
+		cfg, err := mysql.ParseDSN(c.DSN)
+		if err != nil {
+			return nil, fmt.Errorf("invalid mysql DSN: %w", err)
+		}
+		cfg.ParseTime = true // DATETIME and TIMESTAMP columns come back as times
+		conn, err := mysql.NewConnector(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("invalid mysql DSN: %w", err)
+		}
+		db = sql.OpenDB(conn)
+	}
+	db.SetMaxOpenConns(cmpOr(maxOpen, defaultMaxOpen))
+	db.SetMaxIdleConns(min(cmpOr(c.MaxIdle, defaultMaxIdle), cmpOr(maxOpen, defaultMaxOpen)))
+	db.SetConnMaxLifetime(time.Duration(c.ConnMaxLifetime))
+	return db, nil
+}
+
+func cmpOr(n, def int) int {
+	if n > 0 {
+		return n
+	}
+	return def
+}
+
+// Pool returns the pool, running the init script first if it is due.
+func (d *DB) Pool(ctx context.Context) (*sql.DB, error) {
+	if d.init != nil {
+		if err := d.init.run(ctx, d.db); err != nil {
+			return nil, err
+		}
+	}
+	return d.db, nil
+}
+
+// Driver is sqlite, postgres or mysql.
+func (d *DB) Driver() string { return d.dialect.name }
+
+// Ping checks that the database answers (creating it first if it has an
+// init script and does not exist yet).
+func (d *DB) Ping(ctx context.Context) error {
+	db, err := d.Pool(ctx)
+	if err != nil {
+		return err
+	}
+	if err := db.PingContext(ctx); err != nil {
+		return fmt.Errorf("database unreachable: %w", err)
+	}
+	return nil
+}
+
+// Close closes the pool.
+func (d *DB) Close() error { return d.db.Close() }
+
+// initScript creates a SQLite database on first use.
+type initScript struct {
+	sql  string // the script
+	mu   sync.Mutex
+	done atomic.Bool
+}
+
+// run executes the script once, when the database has no tables yet.
+func (s *initScript) run(ctx context.Context, db *sql.DB) error {
+	if s.done.Load() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done.Load() {
+		return nil
+	}
+	if err := execScript(ctx, db, s.sql); err != nil {
+		return fmt.Errorf("creating the database from its init script: %w", err)
+	}
+	s.done.Store(true)
+	return nil
+}
+
+// execScript runs a script of several statements in one transaction, if
+// the database has no tables yet.
+func execScript(ctx context.Context, db *sql.DB, script string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = tx.Rollback() }()
+	var tables int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
+		return err
+	}
+	if tables > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, script); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+var (
+	_ handlers.BackendConfig = (*BackendConfig)(nil)
+	_ Database               = (*DB)(nil)
+	_ Pinger                 = (*DB)(nil)
+	_ io.Closer              = (*DB)(nil)
+)

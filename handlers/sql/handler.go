@@ -1,0 +1,194 @@
+package sqlkind
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/handlers"
+)
+
+// handler runs one tool's statements.
+type handler struct {
+	db       Database
+	dialect  *dialect
+	steps    []*step
+	stmts    []*preparedStmt // one per step, prepared on first use
+	params   map[string]*eval.Value
+	readOnly bool
+	maxRows  int
+	timeout  time.Duration
+	format   string
+	oneRow   bool
+	jsonCols []string
+	// noServerTimeout is shared by the handlers of one backend: the server
+	// refused max_statement_time once, so it is not tried again.
+	noServerTimeout *atomic.Bool
+}
+
+// step is one statement of a handler.
+type step struct {
+	field string // for messages: query, exec, statements[1].query
+	st    *statement
+	exec  bool
+}
+
+// preparedStmt is a statement prepared on the pool, reused by every call;
+// database/sql re-prepares it on each connection once.
+type preparedStmt struct {
+	mu   sync.Mutex
+	stmt *sql.Stmt
+}
+
+func (p *preparedStmt) get(ctx context.Context, db *sql.DB, text string) (*sql.Stmt, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stmt == nil {
+		s, err := db.PrepareContext(ctx, text)
+		if err != nil {
+			return nil, err
+		}
+		p.stmt = s
+	}
+	return p.stmt, nil
+}
+
+// errNoRow is returned by one_row handlers when the query finds nothing; it
+// is a "not found" for resources.
+var errNoRow = fmt.Errorf("no row found: %w", fs.ErrNotExist)
+
+// Call binds the parameters and runs the statements in one transaction.
+func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+	args, err := h.bind(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	results, err := h.run(ctx, args)
+	if err != nil {
+		return nil, h.explain(ctx, err)
+	}
+	return h.result(results)
+}
+
+// explain turns a failure into the message the model reads.
+func (h *handler) explain(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("the query timed out after %v: %w", h.timeout, err)
+	}
+	return err
+}
+
+// bind evaluates every parameter for this call's arguments.
+func (h *handler) bind(args map[string]any) (map[string]any, error) {
+	vars := map[string]any{"args": args}
+	out := make(map[string]any, len(h.params))
+	for name, v := range h.params {
+		x, err := v.Eval(vars)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		if out[name], err = h.dialect.bindValue(x); err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+	}
+	return out, nil
+}
+
+// run executes the steps on one connection, in one transaction.
+func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, error) {
+	pool, err := h.db.Pool(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to the database: %w", err)
+	}
+	defer conn.Close()
+	tx, err := h.dialect.begin(ctx, conn, h.readOnly, h.timeout, h.noServerTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("cannot start a transaction: %w", err)
+	}
+	defer h.dialect.end(conn, h.readOnly)
+	defer func() { _ = tx.Rollback() }()
+	results := make([]*stepResult, len(h.steps))
+	for i, s := range h.steps {
+		if results[i], err = h.step(ctx, pool, tx, i, s, args); err != nil {
+			return nil, err
+		}
+	}
+	if h.readOnly {
+		return results, nil
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("commit failed: %w", err)
+	}
+	return results, nil
+}
+
+// step runs statement i inside tx with its prepared statement.
+func (h *handler) step(ctx context.Context, pool *sql.DB, tx *sql.Tx, i int, s *step, args map[string]any) (*stepResult, error) {
+	prepared, err := h.stmts[i].get(ctx, pool, s.st.text)
+	if err != nil {
+		return nil, h.stepErr(i, "preparing", err)
+	}
+	stmt := tx.StmtContext(ctx, prepared)
+	defer stmt.Close()
+	bound := make([]any, len(s.st.binds))
+	for j, name := range s.st.binds {
+		bound[j] = args[name]
+	}
+	if s.exec {
+		res, err := stmt.ExecContext(ctx, bound...)
+		if err != nil {
+			return nil, h.stepErr(i, "running", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, h.stepErr(i, "running", err)
+		}
+		return &stepResult{exec: true, affected: n}, nil
+	}
+	rows, err := stmt.QueryContext(ctx, bound...)
+	if err != nil {
+		return nil, h.stepErr(i, "running", err)
+	}
+	defer rows.Close()
+	r, err := h.readRows(rows)
+	if err != nil {
+		return nil, h.stepErr(i, "reading the rows of", err)
+	}
+	return r, nil
+}
+
+// stepErr names the failing statement when there are several.
+func (h *handler) stepErr(i int, doing string, err error) error {
+	if len(h.steps) == 1 {
+		return fmt.Errorf("%s the statement: %w", doing, err)
+	}
+	return fmt.Errorf("%s statement %d: %w", doing, i+1, err)
+}
+
+// Close releases the prepared statements.
+func (h *handler) Close() error {
+	var errs []error
+	for _, p := range h.stmts {
+		p.mu.Lock()
+		if p.stmt != nil {
+			errs = append(errs, p.stmt.Close())
+			p.stmt = nil
+		}
+		p.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+var _ handlers.Handler = (*handler)(nil)

@@ -1,0 +1,240 @@
+package sqlkind
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// A placeholder is one `:name` found in a statement.
+type placeholder struct {
+	name      string
+	line, col int // 1-based, inside the statement text
+}
+
+// statement is a statement translated to its driver's placeholder style.
+type statement struct {
+	text  string        // the SQL the driver sees
+	binds []string      // parameter names, in the order the driver binds them
+	found []placeholder // every placeholder, as written
+}
+
+// syntax says which quoting and comment forms a dialect has, so that a `:name`
+// inside a string literal, a quoted identifier or a comment is left alone.
+type syntax struct {
+	backslash    bool // backslash escapes inside '…' and "…" (MySQL)
+	doubleString bool // "…" is a string, not an identifier (MySQL)
+	backtick     bool // `…` quotes identifiers (MySQL, SQLite)
+	brackets     bool // […] quotes identifiers (SQLite)
+	hashComment  bool // # starts a comment (MySQL)
+	dollarQuotes bool // $tag$…$tag$ strings, E'…' escapes, nested /* */ (PostgreSQL)
+	numbered     bool // placeholders are $1, $2 (PostgreSQL); otherwise ?
+}
+
+// translate rewrites the `:name` placeholders of src into the dialect's
+// positional style. It fails on positional placeholders written by hand, on
+// unterminated literals and comments.
+func translate(src string, syn syntax) (*statement, error) {
+	t := &translator{src: src, syn: syn, st: &statement{}, index: map[string]int{}}
+	if err := t.run(); err != nil {
+		return nil, err
+	}
+	t.st.text = t.out.String()
+	return t.st, nil
+}
+
+type translator struct {
+	src   string
+	syn   syntax
+	i     int
+	out   strings.Builder
+	st    *statement
+	index map[string]int // name → $N, for numbered placeholders
+}
+
+func (t *translator) run() error {
+	for t.i < len(t.src) {
+		c := t.src[t.i]
+		var err error
+		switch {
+		case c == '\'':
+			err = t.quoted('\'', t.syn.backslash || t.escapeString())
+		case c == '"':
+			err = t.quoted('"', t.syn.backslash && t.syn.doubleString)
+		case c == '`' && t.syn.backtick:
+			err = t.quoted('`', false)
+		case c == '[' && t.syn.brackets:
+			err = t.until("]", "quoted identifier")
+		case c == '-' && t.peek(1) == '-', c == '#' && t.syn.hashComment:
+			t.lineComment()
+		case c == '/' && t.peek(1) == '*':
+			err = t.blockComment()
+		case c == '$' && t.syn.dollarQuotes:
+			err = t.dollar()
+		case c == ':':
+			err = t.colon()
+		case c == '?' && !t.syn.numbered:
+			err = t.errorf("a bare ? is a positional placeholder; write :name and bind it in params")
+		default:
+			t.copy(1)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *translator) peek(k int) byte {
+	if t.i+k < len(t.src) {
+		return t.src[t.i+k]
+	}
+	return 0
+}
+
+func (t *translator) copy(n int) {
+	t.out.WriteString(t.src[t.i : t.i+n])
+	t.i += n
+}
+
+// escapeString reports whether the quote at t.i opens a PostgreSQL E'…'
+// string, in which backslash escapes.
+func (t *translator) escapeString() bool {
+	if !t.syn.dollarQuotes || t.i == 0 {
+		return false
+	}
+	p := t.src[t.i-1]
+	return (p == 'E' || p == 'e') && (t.i == 1 || !isIdent(t.src[t.i-2]))
+}
+
+// quoted copies a literal delimited by q, where a doubled q (and, with
+// backslash, \q) stands for q itself.
+func (t *translator) quoted(q byte, backslash bool) error {
+	start := t.i
+	for j := t.i + 1; j < len(t.src); j++ {
+		switch {
+		case backslash && t.src[j] == '\\':
+			j++
+		case t.src[j] == q && j+1 < len(t.src) && t.src[j+1] == q:
+			j++
+		case t.src[j] == q:
+			t.copy(j + 1 - start)
+			return nil
+		}
+	}
+	return t.errorf("unterminated %s", map[byte]string{'\'': "string literal", '"': "quoted identifier", '`': "quoted identifier"}[q])
+}
+
+// until copies up to and including end.
+func (t *translator) until(end, what string) error {
+	j := strings.Index(t.src[t.i+1:], end)
+	if j < 0 {
+		return t.errorf("unterminated %s", what)
+	}
+	t.copy(j + 1 + len(end))
+	return nil
+}
+
+func (t *translator) lineComment() {
+	j := strings.IndexByte(t.src[t.i:], '\n')
+	if j < 0 {
+		j = len(t.src) - t.i
+	}
+	t.copy(j)
+}
+
+// blockComment copies a /* */ comment; PostgreSQL's nest.
+func (t *translator) blockComment() error {
+	start, depth := t.i, 0
+	for j := t.i; j+1 < len(t.src); j++ {
+		switch {
+		case t.src[j] == '/' && t.src[j+1] == '*' && (depth == 0 || t.syn.dollarQuotes):
+			depth++
+			j++
+		case t.src[j] == '*' && t.src[j+1] == '/':
+			depth--
+			j++
+			if depth == 0 {
+				t.copy(j + 1 - start)
+				return nil
+			}
+		}
+	}
+	return t.errorf("unterminated /* comment")
+}
+
+// dollar copies a $tag$…$tag$ string, and rejects $1 placeholders.
+func (t *translator) dollar() error {
+	j := t.i + 1
+	for j < len(t.src) && isIdent(t.src[j]) && !(j == t.i+1 && isDigit(t.src[j])) {
+		j++
+	}
+	if j < len(t.src) && t.src[j] == '$' {
+		tag := t.src[t.i : j+1]
+		k := strings.Index(t.src[j+1:], tag)
+		if k < 0 {
+			return t.errorf("unterminated %s string", tag)
+		}
+		t.copy(j + 1 - t.i + k + len(tag))
+		return nil
+	}
+	if isDigit(t.peek(1)) {
+		return t.errorf("$%c is a positional placeholder; write :name and bind it in params", t.peek(1))
+	}
+	t.copy(1)
+	return nil
+}
+
+// colon handles `::` casts, `:=` and `:name` placeholders.
+func (t *translator) colon() error {
+	if t.peek(1) == ':' {
+		t.copy(2)
+		return nil
+	}
+	// After an identifier character it is a slice bound (arr[lo:hi]), not a placeholder.
+	if !isIdentStart(t.peek(1)) || (t.i > 0 && isIdent(t.src[t.i-1])) {
+		t.copy(1)
+		return nil
+	}
+	j := t.i + 1
+	for j < len(t.src) && isIdent(t.src[j]) {
+		j++
+	}
+	name := t.src[t.i+1 : j]
+	line, col := t.position()
+	t.st.found = append(t.st.found, placeholder{name: name, line: line, col: col})
+	t.i = j
+	if !t.syn.numbered {
+		t.out.WriteByte('?')
+		t.st.binds = append(t.st.binds, name)
+		return nil
+	}
+	n, ok := t.index[name]
+	if !ok {
+		t.st.binds = append(t.st.binds, name)
+		n = len(t.st.binds)
+		t.index[name] = n
+	}
+	t.out.WriteString("$" + strconv.Itoa(n))
+	return nil
+}
+
+// position is the line and column of t.i in the statement.
+func (t *translator) position() (int, int) {
+	before := t.src[:t.i]
+	line := strings.Count(before, "\n") + 1
+	return line, t.i - strings.LastIndexByte(before, '\n')
+}
+
+func (t *translator) errorf(format string, args ...any) error {
+	line, col := t.position()
+	return fmt.Errorf("line %d, column %d of the statement: %s", line, col, fmt.Sprintf(format, args...))
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isIdent(c byte) bool { return isIdentStart(c) || isDigit(c) }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
