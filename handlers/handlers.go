@@ -104,6 +104,22 @@ type DryRunner interface {
 	DryRun(ctx context.Context, c *Call) (string, error)
 }
 
+// Hinter is implemented by handlers that know whether their tool writes.
+// Runtime puts the hints in the tool's annotations where the config left
+// them unset, and warns where the config says otherwise.
+type Hinter interface {
+	// Hints describes the tool's behaviour as far as the handler knows it.
+	Hints() Hints
+}
+
+// Hints are what a handler knows about its tool's behaviour; nil is unknown.
+type Hints struct {
+	// ReadOnly: the tool does not modify its environment.
+	ReadOnly *bool
+	// Destructive: the tool may delete or overwrite data.
+	Destructive *bool
+}
+
 // Call is one invocation of a tool.
 type Call struct {
 	// Args are the validated arguments, defaults applied, decoded from JSON:

@@ -96,6 +96,9 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	}
 	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: in.raw, Annotations: annotations(t)}
+	if h, ok := tl.handler.(handlers.Hinter); ok {
+		tl.def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.def.Annotations, h.Hints())
+	}
 	if tl.out != nil {
 		tl.def.OutputSchema = tl.out.raw
 	}
@@ -197,6 +200,34 @@ func (b *builder) lengths(f *File, path string, a *spec.Arg) bool {
 
 // argTypes are the types of the concise argument form ("" is string).
 var argTypes = []string{"", "string", "integer", "number", "boolean", "array", "object"}
+
+// hint completes a tool's annotations with what its handler knows, warning
+// where the config's annotations contradict it.
+func (b *builder) hint(f *File, path string, given *spec.Annotations, a *mcp.ToolAnnotations, h handlers.Hints) *mcp.ToolAnnotations {
+	if a == nil {
+		a = &mcp.ToolAnnotations{}
+		given = &spec.Annotations{}
+	}
+	if h.ReadOnly != nil {
+		switch {
+		case given.ReadOnly == nil:
+			a.ReadOnlyHint = *h.ReadOnly
+		case *given.ReadOnly != *h.ReadOnly:
+			b.diag(f, Warning, path+".read_only", fmt.Sprintf("read_only: %v contradicts the handler, which %s", *given.ReadOnly,
+				map[bool]string{true: "only reads", false: "writes"}[*h.ReadOnly]), "")
+		}
+	}
+	if h.Destructive != nil {
+		switch {
+		case given.Destructive == nil:
+			a.DestructiveHint = h.Destructive
+		case *given.Destructive != *h.Destructive:
+			b.diag(f, Warning, path+".destructive", fmt.Sprintf("destructive: %v contradicts the handler, which %s", *given.Destructive,
+				map[bool]string{true: "may change or delete data", false: "does not destroy data"}[*h.Destructive]), "")
+		}
+	}
+	return a
+}
 
 // errInvalidArgs marks arguments the schema rejects.
 var errInvalidArgs = errors.New("invalid arguments")
