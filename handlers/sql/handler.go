@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sync"
 	"sync/atomic"
@@ -191,4 +192,19 @@ func (h *handler) Close() error {
 	return errors.Join(errs...)
 }
 
-var _ handlers.Handler = (*handler)(nil)
+// Hints announces read-only tools as such, and tools that write as
+// destructive.
+func (h *handler) Hints() handlers.Hints {
+	if h.readOnly {
+		return handlers.Hints{ReadOnly: ptr(true)}
+	}
+	return handlers.Hints{ReadOnly: ptr(false), Destructive: ptr(true)}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var (
+	_ handlers.Handler = (*handler)(nil)
+	_ handlers.Hinter  = (*handler)(nil)
+	_ io.Closer        = (*handler)(nil)
+)
