@@ -109,6 +109,14 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 	if err != nil {
 		return nil, err
 	}
+	// Prepare before taking the call's connection: the pool may have only
+	// one (an in-memory SQLite database).
+	prepared := make([]*sql.Stmt, len(h.steps))
+	for i, s := range h.steps {
+		if prepared[i], err = h.stmts[i].get(ctx, pool, s.st.text); err != nil {
+			return nil, h.stepErr(i, "preparing", err)
+		}
+	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
@@ -122,7 +130,7 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 	defer func() { _ = tx.Rollback() }()
 	results := make([]*stepResult, len(h.steps))
 	for i, s := range h.steps {
-		if results[i], err = h.step(ctx, pool, tx, i, s, args); err != nil {
+		if results[i], err = h.step(ctx, tx.StmtContext(ctx, prepared[i]), i, s, args); err != nil {
 			return nil, err
 		}
 	}
@@ -135,13 +143,8 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 	return results, nil
 }
 
-// step runs statement i inside tx with its prepared statement.
-func (h *handler) step(ctx context.Context, pool *sql.DB, tx *sql.Tx, i int, s *step, args map[string]any) (*stepResult, error) {
-	prepared, err := h.stmts[i].get(ctx, pool, s.st.text)
-	if err != nil {
-		return nil, h.stepErr(i, "preparing", err)
-	}
-	stmt := tx.StmtContext(ctx, prepared)
+// step runs statement i, prepared on the call's transaction.
+func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args map[string]any) (*stepResult, error) {
 	defer stmt.Close()
 	bound := make([]any, len(s.st.binds))
 	for j, name := range s.st.binds {

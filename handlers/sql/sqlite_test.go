@@ -1,0 +1,188 @@
+package sqlkind_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const seed = `CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
+INSERT INTO customers VALUES (1, 'Alice', 'Paris'), (2, 'Bob', NULL), (3, 'Carol', 'Oslo, "North"');
+`
+
+// shop is a config header with an in-memory SQLite database created by seed.sql.
+const shop = `version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: ":memory:", init: seed.sql}
+`
+
+func buildShop(t *testing.T, tools string) *runtime.Server {
+	t.Helper()
+	return handlertest.Build(t, registry(), shop+tools, map[string]string{"seed.sql": seed})
+}
+
+func TestSuite(t *testing.T) {
+	tool := func(handler string) string {
+		return shop + "tools:\n  - name: t\n    description: suite\n    handler: {backend: shop, " + handler + "}\n"
+	}
+	forever := `"WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"`
+	handlertest.Run(t, handlertest.Suite{
+		Registry: registry(),
+		Files:    map[string]string{"seed.sql": seed},
+		Hang:     tool("query: " + forever),
+		Timeout:  tool("query: " + forever + ", timeout: 200ms"),
+		Large:    tool("query: SELECT * FROM customers, max_rows: 2"),
+		Fail:     tool("query: SELECT * FROM nowhere"),
+		FailText: "no such table: nowhere",
+	})
+}
+
+func TestFormats(t *testing.T) {
+	t.Parallel()
+	srv := buildShop(t, `tools:
+  - {name: table, description: d, handler: {backend: shop, query: "SELECT id, name, city FROM customers ORDER BY id"}}
+  - {name: csv, description: d, handler: {backend: shop, query: "SELECT id, name, city FROM customers ORDER BY id", format: csv}}
+  - {name: json, description: d, handler: {backend: shop, query: "SELECT id, name, city FROM customers ORDER BY id", format: json, max_rows: 2}}
+  - {name: exec, description: d, handler: {backend: shop, exec: "UPDATE customers SET city = 'Rome' WHERE id < 3"}}
+`)
+	for _, tt := range []struct{ tool, want string }{
+		{"table", "id | name  | city\n---+-------+--------------\n1  | Alice | Paris\n2  | Bob   | NULL\n3  | Carol | Oslo, \"North\"\n(3 rows)"},
+		{"csv", "id,name,city\n1,Alice,Paris\n2,Bob,\n3,Carol,\"Oslo, \"\"North\"\"\"\n(3 rows)"},
+		{"json", `[{"city":"Paris","id":1,"name":"Alice"},{"city":null,"id":2,"name":"Bob"}]` +
+			"\n(truncated: showing the first 2 rows; there are more. Narrow the query or raise max_rows.)"},
+		{"exec", "2 rows affected"},
+	} {
+		res := handlertest.Call(t, context.Background(), srv, tt.tool, `{}`)
+		if diff := cmp.Diff(tt.want, handlertest.Text(res)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.tool, diff)
+		}
+	}
+}
+
+func TestParams(t *testing.T) {
+	t.Parallel()
+	srv := buildShop(t, `tools:
+  - name: list
+    description: customers, a page at a time
+    args: [{name: limit, type: integer}, {name: city}]
+    handler:
+      backend: shop
+      query: SELECT id FROM customers WHERE (:city IS NULL OR city = :city) ORDER BY id LIMIT :limit
+      params: {limit: "${{ args.limit ?? 2 }}", city: "${{ args.city }}"}
+`)
+	for _, tt := range []struct{ args, want string }{
+		{`{}`, "id\n--\n1\n2\n(2 rows)"},
+		{`{"limit": 5}`, "id\n--\n1\n2\n3\n(3 rows)"},
+		{`{"city": "Paris"}`, "id\n--\n1\n(1 row)"},
+	} {
+		res := handlertest.Call(t, context.Background(), srv, "list", tt.args)
+		if diff := cmp.Diff(tt.want, handlertest.Text(res)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.args, diff)
+		}
+	}
+}
+
+func TestDiagnostics(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, tool, want string }{
+		{"missing parameter", "query: \"SELECT :id,\\n :other\"\n      params: {id: 1}",
+			"tools[0].handler.query: placeholder :other (line 2, column 2 of the statement) has no parameter; add params.other"},
+		{"unused parameter", "query: SELECT :id\n      params: {id: 1, extra: 2}",
+			`tools[0].handler.params.extra: parameter "extra" is not used by any statement`},
+		{"bad expression", "query: SELECT :id\n      params: {id: \"${{ args.idd }}\"}", `tools[0].handler.params.id: expr: unknown field idd; did you mean "id"?`},
+		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "tools[0].handler.query: line 1, column 28 of the statement: a bare ?"},
+		{"two statements", "query: SELECT 1\n      exec: DELETE FROM t", "give only one of query, exec and statements"},
+		{"read-only exec", "exec: DELETE FROM t\n      read_only: true", "tools[0].handler.read_only: a read-only handler cannot have exec statements"},
+		{"format", "query: SELECT 1\n      format: xml", `tools[0].handler.format: unknown format "xml"`},
+		{"statement shape", "statements: [{query: SELECT 1, exec: SELECT 2}]", "tools[0].handler.statements[0]: a statement has exactly one of query and exec"},
+		{"unknown field", "query: SELECT 1\n      max_row: 3", `unknown field "max_row"; did you mean "max_rows"?`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := "version: 1\nbackends:\n  shop: {kind: sql, driver: sqlite, dsn: \":memory:\"}\ntools:\n  - name: t\n    description: d\n    args: [{name: id}]\n    handler:\n      backend: shop\n      " + tt.tool + "\n"
+			ds := handlertest.Diagnose(t, registry(), cfg)
+			if !strings.Contains(ds.Error(), tt.want) {
+				t.Errorf("got\n%v\nwant a diagnostic containing %q", ds, tt.want)
+			}
+		})
+	}
+}
+
+func TestBackendDiagnostics(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, backend, want string }{
+		{"driver", "{kind: sql, driver: oracle, dsn: x}", `backends.db.driver: unknown driver "oracle"`},
+		{"init elsewhere", "{kind: sql, driver: postgres, dsn: \"postgres://localhost/x\", init: seed.sql}", "backends.db.init: init is for sqlite"},
+		{"missing init", "{kind: sql, driver: sqlite, dsn: x.db, init: nope.sql}", "backends.db.init: cannot read the init script"},
+		{"postgres dsn", "{kind: sql, driver: postgres, dsn: \"postgres://h:notaport/x\"}", "backends.db.dsn: invalid postgres DSN"},
+		{"mysql dsn", "{kind: sql, driver: mysql, dsn: \"nonsense\"}", "backends.db.dsn: invalid mysql DSN"},
+		{"pool", "{kind: sql, driver: sqlite, dsn: x.db, max_open: -1}", "backends.db.max_open: must not be negative"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ds := handlertest.Diagnose(t, registry(), "version: 1\nbackends:\n  db: "+tt.backend+"\n")
+			if !strings.Contains(ds.Error(), tt.want) {
+				t.Errorf("got\n%v\nwant a diagnostic containing %q", ds, tt.want)
+			}
+		})
+	}
+}
+
+// client connects an MCP client to srv in memory.
+func client(t *testing.T, srv *runtime.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestAnnotations(t *testing.T) {
+	t.Parallel()
+	tools := `tools:
+  - {name: read, description: d, handler: {backend: shop, query: SELECT 1}}
+  - {name: write, description: d, handler: {backend: shop, exec: "DELETE FROM customers"}}
+`
+	cs := client(t, buildShop(t, tools))
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes, no := true, false
+	want := map[string]*mcp.ToolAnnotations{
+		"read":  {ReadOnlyHint: true},
+		"write": {ReadOnlyHint: false, DestructiveHint: &yes},
+	}
+	for _, tl := range list.Tools {
+		if diff := cmp.Diff(want[tl.Name], tl.Annotations); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tl.Name, diff)
+		}
+	}
+	_ = no
+	ds := handlertest.Diagnose(t, registry(), shop+`tools:
+  - name: write
+    description: d
+    annotations: {destructive: false, read_only: true}
+    handler: {backend: shop, exec: "DELETE FROM customers"}
+`)
+	for _, w := range []string{"warning: tools[0].annotations.destructive: destructive: false contradicts the handler",
+		"warning: tools[0].annotations.read_only: read_only: true contradicts the handler, which writes"} {
+		if !strings.Contains(ds.Error(), w) {
+			t.Errorf("got\n%v\nwant %q", ds, w)
+		}
+	}
+}
