@@ -32,6 +32,9 @@ type database struct {
 	inList string
 	// typesDDL creates table {TT}; typesInsert fills it.
 	typesDDL, typesInsert string
+	// showTimeout reads the server-side statement timeout; wantTimeout is
+	// what it says under a 2s tool timeout.
+	showTimeout, wantTimeout string
 	// decimal is the d column of typesInsert as the tool returns it.
 	decimal string
 }
@@ -110,6 +113,9 @@ tools:
   - name: sleep_short
     description: a long query with a short timeout
     handler: {backend: db, query: "{SLEEP}", timeout: 300ms}
+  - name: server_timeout
+    description: the statement timeout the server applies
+    handler: {backend: db, query: "{SHOWTIMEOUT}", timeout: 2s}
   - name: types
     description: one column of each type
     handler: {backend: db, query: "SELECT n, f, d, t, b, j, s FROM {TT} ORDER BY id", json_columns: [j]}
@@ -127,7 +133,7 @@ func (d *database) server(t *testing.T) (*runtime.Server, string) {
 	t.Helper()
 	tbl, types := d.tables(t)
 	cfg := strings.NewReplacer("{DRIVER}", d.driver, "{DSN}", d.dsn, "{T}", tbl, "{TT}", types,
-		"{SLEEP}", d.sleep, "{INLIST}", d.inList, "{ALIAS}", d.quote(`it's :x "q"`)).Replace(dbConfig)
+		"{SLEEP}", d.sleep, "{INLIST}", d.inList, "{ALIAS}", d.quote(`it's :x "q"`), "{SHOWTIMEOUT}", d.showTimeout).Replace(dbConfig)
 	return handlertest.Build(t, registry(), cfg, nil), tbl
 }
 
@@ -138,6 +144,7 @@ func testDatabase(t *testing.T, d *database) {
 	t.Run("transaction", func(t *testing.T) { testTransaction(t, d) })
 	t.Run("cancellation", func(t *testing.T) { testCancel(t, d) })
 	t.Run("timeout", func(t *testing.T) { testTimeout(t, d) })
+	t.Run("server timeout", func(t *testing.T) { testServerTimeout(t, d) })
 	t.Run("types", func(t *testing.T) { testTypes(t, d) })
 	t.Run("lists", func(t *testing.T) { testLists(t, d) })
 }
@@ -289,5 +296,13 @@ func testLists(t *testing.T, d *database) {
 	got, _ := res.StructuredContent.(map[string]any)
 	if diff := cmp.Diff(want, normalize(t, got["rows"])); diff != "" {
 		t.Errorf("(-want +got):\n%s\n%s", diff, handlertest.Text(res))
+	}
+}
+
+func testServerTimeout(t *testing.T, d *database) {
+	srv, _ := d.server(t)
+	res := call(t, srv, "server_timeout", map[string]any{})
+	if got := handlertest.Text(res); res.IsError || !strings.Contains(got, "\n"+d.wantTimeout+"\n") {
+		t.Errorf("got %q, want %s", got, d.wantTimeout)
 	}
 }

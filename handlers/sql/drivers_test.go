@@ -29,7 +29,8 @@ func open(t *testing.T, driver, dsn string) *sql.DB {
 func TestSQLite(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "test.db")
 	testDatabase(t, &database{
-		driver: "sqlite", dsn: path, decimal: "12345.6789", db: open(t, "sqlite", path), quote: quoteDouble,
+		driver: "sqlite", dsn: path, decimal: "12345.6789",
+		showTimeout: "SELECT 'none' AS v", wantTimeout: "none", db: open(t, "sqlite", path), quote: quoteDouble,
 		sleep:    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
 		inList:   "id IN (SELECT value FROM json_each(:ids))",
 		typesDDL: "CREATE TABLE {TT} (id INTEGER PRIMARY KEY, n INTEGER, f REAL, d DECIMAL(30,10), t DATETIME, b BLOB, j JSON, s TEXT)",
@@ -44,7 +45,8 @@ func TestPostgres(t *testing.T) {
 		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
 	}
 	testDatabase(t, &database{
-		driver: "postgres", dsn: dsn, decimal: "12345678901234567890.1234567890", db: open(t, "pgx", dsn), quote: quoteDouble,
+		driver: "postgres", dsn: dsn, decimal: "12345678901234567890.1234567890",
+		showTimeout: "SHOW statement_timeout", wantTimeout: "2s", db: open(t, "pgx", dsn), quote: quoteDouble,
 		sleep:    "SELECT pg_sleep(30)",
 		inList:   "id = ANY(:ids)",
 		typesDDL: "CREATE TABLE {TT} (id INTEGER PRIMARY KEY, n BIGINT, f DOUBLE PRECISION, d NUMERIC(30,10), t TIMESTAMP, b BYTEA, j JSONB, s TEXT)",
@@ -59,7 +61,8 @@ func TestMySQL(t *testing.T) {
 		t.Skip("MCPGEN_TEST_MYSQL_DSN is not set")
 	}
 	testDatabase(t, &database{
-		driver: "mysql", dsn: dsn, decimal: "12345678901234567890.1234567890", db: open(t, "mysql", dsn),
+		driver: "mysql", dsn: dsn, decimal: "12345678901234567890.1234567890",
+		showTimeout: "SELECT @@max_statement_time AS v", wantTimeout: "2", db: open(t, "mysql", dsn),
 		quote:    func(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" },
 		sleep:    "SELECT SLEEP(30)",
 		inList:   "JSON_CONTAINS(:ids, CAST(id AS CHAR))",

@@ -3,14 +3,18 @@ package sqlkind
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mcpgen/mcpgen/eval"
 	"github.com/mcpgen/mcpgen/handlers"
 )
@@ -81,10 +85,22 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 
 // explain turns a failure into the message the model reads.
 func (h *handler) explain(ctx context.Context, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return fmt.Errorf("the query timed out after %v: %w", h.timeout, err)
+	case unreachable(err):
+		return fmt.Errorf("the database is unavailable (down or unreachable; try again later): %w", err)
 	}
 	return err
+}
+
+// unreachable reports whether err says the database could not be reached,
+// as opposed to a statement that failed.
+func unreachable(err error) bool {
+	var netErr *net.OpError
+	var pgErr *pgconn.ConnectError
+	return errors.As(err, &netErr) || errors.As(err, &pgErr) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
 }
 
 // bind evaluates every parameter for this call's arguments.

@@ -186,3 +186,93 @@ func TestAnnotations(t *testing.T) {
 		}
 	}
 }
+
+func TestResourceTemplate(t *testing.T) {
+	t.Parallel()
+	srv := buildShop(t, `resource_templates:
+  - uri_template: db://customers/{id}
+    name: customer
+    handler:
+      backend: shop
+      query: SELECT id, name, city FROM customers WHERE id = :id
+      params: {id: "${{ args.id }}"}
+      one_row: true
+`)
+	cs := client(t, srv)
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "db://customers/3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*mcp.ResourceContents{{URI: "db://customers/3", MIMEType: "application/json",
+		Text: `{"city":"Oslo, \"North\"","id":3,"name":"Carol"}`}}
+	if diff := cmp.Diff(want, res.Contents); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "db://customers/9"}); err == nil ||
+		!strings.Contains(err.Error(), "not found") {
+		t.Errorf("reading a missing row: got %v, want not found", err)
+	}
+}
+
+func TestInit(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg := `version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: ` + dir + `/shop.db, init: seed.sql}
+tools:
+  - {name: add, description: d, handler: {backend: shop, exec: "INSERT INTO customers (id, name) VALUES (4, 'Dan')"}}
+  - {name: count, description: d, handler: {backend: shop, query: "SELECT count(*) AS n FROM customers"}}
+`
+	for i, want := range []string{"3", "4"} {
+		srv := handlertest.Build(t, registry(), cfg, map[string]string{"seed.sql": seed})
+		if i == 0 {
+			if res := handlertest.Call(t, context.Background(), srv, "add", `{}`); res.IsError {
+				t.Fatal(handlertest.Text(res))
+			}
+			want = "4"
+		}
+		res := handlertest.Call(t, context.Background(), srv, "count", `{}`)
+		if got := handlertest.Text(res); !strings.Contains(got, "\n"+want+"\n") {
+			t.Errorf("build %d: got %q, want %s rows: the seed runs once and data persists", i+1, got, want)
+		}
+		srv.Close()
+	}
+}
+
+func TestBrokenInit(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), `version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: shop.db, init: seed.sql}
+tools:
+  - {name: count, description: d, handler: {backend: shop, query: "SELECT count(*) FROM customers"}}
+`, map[string]string{"seed.sql": "CREATE TABLE customers (id INTEGER);\nINSERT INTO nowhere VALUES (1);\n"})
+	for range 2 {
+		res := handlertest.Call(t, context.Background(), srv, "count", `{}`)
+		if !res.IsError || !strings.Contains(handlertest.Text(res), "init script: SQL logic error: no such table: nowhere") {
+			t.Errorf("want the init script's error each time, got %s", handlertest.Text(res))
+		}
+	}
+}
+
+func TestDatabaseDown(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), `version: 1
+backends:
+  pg: {kind: sql, driver: postgres, dsn: "postgres://nobody@127.0.0.1:1/x?sslmode=disable&connect_timeout=2"}
+  my: {kind: sql, driver: mysql, dsn: "nobody@tcp(127.0.0.1:1)/x?timeout=2s"}
+tools:
+  - {name: pg, description: d, handler: {backend: pg, query: SELECT 1}}
+  - {name: my, description: d, handler: {backend: my, query: SELECT 1}}
+`, nil)
+	for _, tool := range []string{"pg", "my"} {
+		res := handlertest.Call(t, context.Background(), srv, tool, `{}`)
+		if !res.IsError || !strings.Contains(handlertest.Text(res), "the database is unavailable") {
+			t.Errorf("%s: want a connection error, got isError=%v %s", tool, res.IsError, handlertest.Text(res))
+		}
+		if testing.Verbose() {
+			t.Log(handlertest.Text(res))
+		}
+	}
+}

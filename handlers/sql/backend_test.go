@@ -1,0 +1,63 @@
+package sqlkind
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+// env is a BuildEnv for opening backends outside runtime.
+type env struct {
+	dir   string
+	diags []string
+}
+
+func (e *env) Logger() *slog.Logger                                   { return slog.New(slog.DiscardHandler) }
+func (e *env) Diag(field, msg string)                                 { e.diags = append(e.diags, field+": "+msg) }
+func (e *env) Warn(field, msg string)                                 { e.Diag(field, msg) }
+func (e *env) Compile(string, *spec.Value, types.Map) *eval.Value     { return nil }
+func (e *env) Template(string, string, ...string) *templates.Template { return nil }
+func (e *env) Backend(string) (any, error)                            { return nil, nil }
+func (e *env) Path(p string) string                                   { return filepath.Join(e.dir, p) }
+func (e *env) Redact(s string) string                                 { return s }
+
+func TestPing(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		cfg  BackendConfig
+		want string // "" for a database that answers
+	}{
+		{"sqlite", BackendConfig{Driver: "sqlite", DSN: "ping.db"}, ""},
+		{"postgres down", BackendConfig{Driver: "postgres", DSN: "postgres://x@127.0.0.1:1/x?connect_timeout=2"}, "database unreachable"},
+		{"mysql down", BackendConfig{Driver: "mysql", DSN: "x@tcp(127.0.0.1:1)/x?timeout=2s"}, "database unreachable"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := &env{dir: t.TempDir()}
+			v := tt.cfg.Open(e)
+			if len(e.diags) > 0 {
+				t.Fatal(e.diags)
+			}
+			defer v.(io.Closer).Close()
+			err := v.(Pinger).Ping(context.Background())
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("ping: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("ping: got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+var _ handlers.BuildEnv = (*env)(nil)
