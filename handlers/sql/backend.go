@@ -3,6 +3,7 @@ package sqlkind
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -54,9 +55,13 @@ type BackendConfig struct {
 // Database is what sql tools need from a backend: a pool and the driver
 // it speaks to. *DB implements it.
 type Database interface {
-	// Pool returns the connection pool, creating the database first when
-	// the backend has an init script and the database does not exist yet.
-	Pool(ctx context.Context) (*sql.DB, error)
+	// Pool returns a connection pool, creating the database first when the
+	// backend has an init script and the database has no tables yet. When
+	// readOnly is asked and the backend has a pool whose connections refuse
+	// every write (a SQLite file opened with query_only), it returns that
+	// pool and enforced is true; otherwise the caller enforces read-only
+	// mode itself.
+	Pool(ctx context.Context, readOnly bool) (pool *sql.DB, enforced bool, err error)
 	// Driver is sqlite, postgres or mysql.
 	Driver() string
 }
@@ -72,6 +77,7 @@ type Pinger interface {
 type DB struct {
 	dialect         *dialect
 	db              *sql.DB
+	ro              *sql.DB     // connections that refuse writes; SQLite files only
 	init            *initScript // nil when there is nothing to create
 	noServerTimeout atomic.Bool // the server refused max_statement_time
 }
@@ -92,22 +98,40 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 			env.Diag(field, "must not be negative")
 		}
 	}
-	db, err := c.openPool(env, d)
+	db, ro, err := c.openPools(env, d)
 	if err != nil {
 		env.Diag("dsn", env.Redact(err.Error()))
 		return nil
 	}
-	return &DB{dialect: d, db: db, init: c.initScript(env, d)}
+	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d)}
+}
+
+// openPools opens the pool, and for a SQLite file a second, read-only one.
+func (c *BackendConfig) openPools(env handlers.BuildEnv, d *dialect) (*sql.DB, *sql.DB, error) {
+	if d != sqliteDialect {
+		db, err := c.openPool(d, c.DSN)
+		return db, nil, err
+	}
+	dsn, memory := sqliteDSN(env, c.DSN)
+	db, err := c.openPool(d, dsn)
+	if err != nil || memory {
+		return db, nil, err
+	}
+	ro, err := c.openPool(d, dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		_ = db.Close()
+		return nil, nil, err
+	}
+	return db, ro, nil
 }
 
 // openPool makes the driver's pool with the configured limits.
-func (c *BackendConfig) openPool(env handlers.BuildEnv, d *dialect) (*sql.DB, error) {
+func (c *BackendConfig) openPool(d *dialect, dsn string) (*sql.DB, error) {
 	var db *sql.DB
 	maxOpen := c.MaxOpen
 	switch d {
 	case sqliteDialect:
-		dsn, memory := sqliteDSN(env, c.DSN)
-		if memory {
+		if _, memory := sqliteDSN(nil, dsn); memory {
 			maxOpen = 1 // every connection to :memory: is a database of its own
 		}
 		var err error
@@ -115,13 +139,13 @@ func (c *BackendConfig) openPool(env handlers.BuildEnv, d *dialect) (*sql.DB, er
 			return nil, err
 		}
 	case postgresDialect:
-		cfg, err := pgx.ParseConfig(c.DSN)
+		cfg, err := pgx.ParseConfig(dsn)
 		if err != nil {
 			return nil, fmt.Errorf("invalid postgres DSN: %w", err)
 		}
 		db = stdlib.OpenDB(*cfg)
 	case mysqlDialect:
-		cfg, err := mysql.ParseDSN(c.DSN)
+		cfg, err := mysql.ParseDSN(dsn)
 		if err != nil {
 			return nil, fmt.Errorf("invalid mysql DSN: %w", err)
 		}
@@ -145,14 +169,17 @@ func cmpOr(n, def int) int {
 	return def
 }
 
-// Pool returns the pool, running the init script first if it is due.
-func (d *DB) Pool(ctx context.Context) (*sql.DB, error) {
+// Pool returns a pool, running the init script first if it is due.
+func (d *DB) Pool(ctx context.Context, readOnly bool) (*sql.DB, bool, error) {
 	if d.init != nil {
 		if err := d.init.run(ctx, d.db); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return d.db, nil
+	if readOnly && d.ro != nil {
+		return d.ro, true, nil
+	}
+	return d.db, false, nil
 }
 
 // Driver is sqlite, postgres or mysql.
@@ -161,7 +188,7 @@ func (d *DB) Driver() string { return d.dialect.name }
 // Ping checks that the database answers (creating it first if it has an
 // init script and does not exist yet).
 func (d *DB) Ping(ctx context.Context) error {
-	db, err := d.Pool(ctx)
+	db, _, err := d.Pool(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -171,8 +198,14 @@ func (d *DB) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the pool.
-func (d *DB) Close() error { return d.db.Close() }
+// Close closes the pools.
+func (d *DB) Close() error {
+	err := d.db.Close()
+	if d.ro != nil {
+		err = errors.Join(err, d.ro.Close())
+	}
+	return err
+}
 
 // initScript creates a SQLite database on first use.
 type initScript struct {

@@ -63,8 +63,12 @@ func cell(v any) string {
 	default:
 		s = fmt.Sprint(v)
 	}
-	return strings.NewReplacer("\r", `\r`, "\n", `\n`, "\t", `\t`).Replace(s)
+	return controlChars.Replace(s)
 }
+
+// controlChars escapes what would break a table row; a Replacer is safe for
+// concurrent use.
+var controlChars = strings.NewReplacer("\r", `\r`, "\n", `\n`, "\t", `\t`)
 
 // formatTable aligns the columns:
 //

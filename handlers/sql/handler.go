@@ -121,7 +121,7 @@ func (h *handler) bind(args map[string]any) (map[string]any, error) {
 
 // run executes the steps on one connection, in one transaction.
 func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, error) {
-	pool, err := h.db.Pool(ctx)
+	pool, enforced, err := h.db.Pool(ctx, h.readOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -133,20 +133,29 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 			return nil, h.stepErr(i, "preparing", err)
 		}
 	}
+	if enforced && len(h.steps) == 1 {
+		// The pool refuses writes and one statement is atomic by itself:
+		// no transaction needed.
+		r, err := h.step(ctx, prepared[0], 0, h.steps[0], args)
+		return []*stepResult{r}, err
+	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
-	tx, err := h.dialect.begin(ctx, conn, h.readOnly, h.timeout, h.noServerTimeout)
+	tx, err := h.dialect.begin(ctx, conn, h.readOnly && !enforced, h.timeout, h.noServerTimeout)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start a transaction: %w", err)
 	}
-	defer h.dialect.end(conn, h.readOnly)
+	defer h.dialect.end(conn, h.readOnly && !enforced)
 	defer func() { _ = tx.Rollback() }()
 	results := make([]*stepResult, len(h.steps))
 	for i, s := range h.steps {
-		if results[i], err = h.step(ctx, tx.StmtContext(ctx, prepared[i]), i, s, args); err != nil {
+		stmt := tx.StmtContext(ctx, prepared[i])
+		results[i], err = h.step(ctx, stmt, i, s, args)
+		_ = stmt.Close()
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -159,9 +168,9 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 	return results, nil
 }
 
-// step runs statement i, prepared on the call's transaction.
+// step runs statement i with stmt, prepared on the pool or the call's
+// transaction.
 func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args map[string]any) (*stepResult, error) {
-	defer stmt.Close()
 	bound := make([]any, len(s.st.binds))
 	for j, name := range s.st.binds {
 		bound[j] = args[name]

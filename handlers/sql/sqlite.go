@@ -10,16 +10,18 @@ import (
 )
 
 // sqliteDSN resolves a SQLite DSN written in the config: a plain path or a
-// file: URI, relative to the config file, or :memory:. A busy timeout is
-// added unless the DSN sets pragmas of its own, so that concurrent writers
-// wait for each other instead of failing at once.
+// file: URI, relative to the config file (env nil: as it is), or :memory:.
+// A busy timeout is added unless the DSN sets one, so that concurrent
+// writers wait for each other instead of failing at once.
 func sqliteDSN(env handlers.BuildEnv, dsn string) (string, bool) {
-	if dsn == ":memory:" || strings.Contains(dsn, "mode=memory") {
+	if strings.Contains(dsn, ":memory:") || strings.Contains(dsn, "mode=memory") {
 		return dsn, true
 	}
 	path, query, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
-	path = env.Path(path)
-	if !strings.Contains(query, "_pragma=") {
+	if env != nil {
+		path = env.Path(path)
+	}
+	if !strings.Contains(query, "busy_timeout") {
 		query = strings.TrimPrefix(query+"&_pragma=busy_timeout(5000)", "&")
 	}
 	return "file:" + path + "?" + query, false

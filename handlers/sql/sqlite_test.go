@@ -276,3 +276,24 @@ tools:
 		}
 	}
 }
+
+// TestReadOnlyMemory proves read-only mode on a database with a single
+// connection, where it is switched on and off per call: a refused write
+// leaves the connection writable for the next exec tool.
+func TestReadOnlyMemory(t *testing.T) {
+	t.Parallel()
+	srv := buildShop(t, `tools:
+  - {name: sneaky, description: d, handler: {backend: shop, query: "DELETE FROM customers"}}
+  - {name: write, description: d, handler: {backend: shop, exec: "UPDATE customers SET city = 'Rome'"}}
+`)
+	for range 2 {
+		if res := handlertest.Call(t, context.Background(), srv, "sneaky", `{}`); !res.IsError ||
+			!strings.Contains(handlertest.Text(res), "readonly") {
+			t.Errorf("a read-only tool wrote: %s", handlertest.Text(res))
+		}
+		if res := handlertest.Call(t, context.Background(), srv, "write", `{}`); res.IsError ||
+			handlertest.Text(res) != "3 rows affected" {
+			t.Errorf("an exec tool after a refused write: %s", handlertest.Text(res))
+		}
+	}
+}
