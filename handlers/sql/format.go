@@ -26,11 +26,7 @@ func (h *handler) text(r *stepResult) string {
 	case "csv":
 		body = formatCSV(r)
 	case "json":
-		rows := make([]any, len(r.rows))
-		for i := range r.rows {
-			rows[i] = r.object(i)
-		}
-		body = formatJSON(rows) + "\n"
+		body = formatRowsJSON(r) + "\n"
 	default:
 		body = formatTable(r)
 	}
@@ -141,6 +137,30 @@ func csvCell(v any) string {
 		return formatJSON(v)
 	}
 	return fmt.Sprint(v)
+}
+
+// formatRowsJSON writes the rows as a JSON array of objects whose keys
+// keep the order of the columns.
+func formatRowsJSON(r *stepResult) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, row := range r.rows {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('{')
+		for j, v := range row {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(formatJSON(r.columns[j]))
+			b.WriteByte(':')
+			b.WriteString(formatJSON(v))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte(']')
+	return b.String()
 }
 
 // formatJSON is compact JSON without HTML escaping.

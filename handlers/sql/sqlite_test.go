@@ -53,7 +53,7 @@ func TestFormats(t *testing.T) {
 	for _, tt := range []struct{ tool, want string }{
 		{"table", "id | name  | city\n---+-------+--------------\n1  | Alice | Paris\n2  | Bob   | NULL\n3  | Carol | Oslo, \"North\"\n(3 rows)"},
 		{"csv", "id,name,city\n1,Alice,Paris\n2,Bob,\n3,Carol,\"Oslo, \"\"North\"\"\"\n(3 rows)"},
-		{"json", `[{"city":"Paris","id":1,"name":"Alice"},{"city":null,"id":2,"name":"Bob"}]` +
+		{"json", `[{"id":1,"name":"Alice","city":"Paris"},{"id":2,"name":"Bob","city":null}]` +
 			"\n(truncated: showing the first 2 rows; there are more. Narrow the query or raise max_rows.)"},
 		{"exec", "2 rows affected"},
 	} {
