@@ -98,7 +98,7 @@ func TestDiagnostics(t *testing.T) {
 		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "tools[0].handler.query: line 1, column 28 of the statement: a bare ?"},
 		{"two statements", "query: SELECT 1\n      exec: DELETE FROM t", "give only one of query, exec and statements"},
 		{"read-only exec", "exec: DELETE FROM t\n      read_only: true", "tools[0].handler.read_only: a read-only handler cannot have exec statements"},
-		{"format", "query: SELECT 1\n      format: xml", `tools[0].handler.format: unknown format "xml"`},
+		{"format", "query: SELECT 1\n      format: xml", `tools[0].handler.format: expected one of table, csv, json, got "xml"`},
 		{"statement shape", "statements: [{query: SELECT 1, exec: SELECT 2}]", "tools[0].handler.statements[0]: a statement has exactly one of query and exec"},
 		{"unknown field", "query: SELECT 1\n      max_row: 3", `unknown field "max_row"; did you mean "max_rows"?`},
 	} {
@@ -116,7 +116,7 @@ func TestDiagnostics(t *testing.T) {
 func TestBackendDiagnostics(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, backend, want string }{
-		{"driver", "{kind: sql, driver: oracle, dsn: x}", `backends.db.driver: unknown driver "oracle"`},
+		{"driver", "{kind: sql, driver: oracle, dsn: x}", `backends.db.driver: expected one of sqlite, postgres, mysql, got "oracle"`},
 		{"init elsewhere", "{kind: sql, driver: postgres, dsn: \"postgres://localhost/x\", init: seed.sql}", "backends.db.init: init is for sqlite"},
 		{"missing init", "{kind: sql, driver: sqlite, dsn: x.db, init: nope.sql}", "backends.db.init: cannot read the init script"},
 		{"postgres dsn", "{kind: sql, driver: postgres, dsn: \"postgres://h:notaport/x\"}", "backends.db.dsn: invalid postgres DSN"},
