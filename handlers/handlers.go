@@ -120,6 +120,14 @@ type Hints struct {
 	Destructive *bool
 }
 
+// Completer is implemented by handlers that can list completion values
+// (for a prompt argument or a template variable) better than by their text
+// result, which is otherwise read one value per line.
+type Completer interface {
+	// Complete runs the handler and returns the values it lists.
+	Complete(ctx context.Context, c *Call) ([]string, error)
+}
+
 // Call is one invocation of a tool.
 type Call struct {
 	// Args are the validated arguments, defaults applied, decoded from JSON:

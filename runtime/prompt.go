@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -13,10 +14,11 @@ import (
 
 // prompt is a built prompt.
 type prompt struct {
-	def      *mcp.Prompt
-	args     []*spec.PromptArg
-	roles    []mcp.Role
-	messages []*block
+	def        *mcp.Prompt
+	args       []*spec.PromptArg
+	roles      []mcp.Role
+	messages   []*block
+	completers map[string]handlers.Handler // by argument, from complete_from
 }
 
 func (b *builder) prompts(f *File) {
@@ -55,6 +57,7 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 		names = append(names, a.Name)
 		pr.def.Arguments = append(pr.def.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title,
 			Description: a.Description, Required: a.Required})
+		b.promptCompleter(f, fmt.Sprintf("%s.arguments[%d]", path, i), pr, a)
 	}
 	roots := map[string][]string{"args": names}
 	for i, m := range p.Messages {
@@ -83,6 +86,23 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 		return nil
 	}
 	return pr
+}
+
+// promptCompleter builds the complete_from handler of argument a.
+func (b *builder) promptCompleter(f *File, path string, pr *prompt, a *spec.PromptArg) {
+	if a.CompleteFrom == nil {
+		return
+	}
+	if len(a.Complete) > 0 {
+		b.errorf(f, path+".complete_from", "give either complete or complete_from, not both")
+		return
+	}
+	if h := b.completer(f, path+".complete_from", a.CompleteFrom); h != nil {
+		if pr.completers == nil {
+			pr.completers = map[string]handlers.Handler{}
+		}
+		pr.completers[a.Name] = h
+	}
 }
 
 // get renders the prompt's messages with the request's arguments.

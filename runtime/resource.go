@@ -33,12 +33,14 @@ type resource struct {
 	match    *uritemplate.Template
 	vars     []string
 	complete map[string][]string
-	mimeType string
-	text     *templates.Template
-	blob     []byte
-	file     *templates.Template // path inside root
-	root     string
-	handler  handlers.Handler
+	// completers list completion values of template variables (complete_from).
+	completers map[string]handlers.Handler
+	mimeType   string
+	text       *templates.Template
+	blob       []byte
+	file       *templates.Template // path inside root
+	root       string
+	handler    handlers.Handler
 }
 
 func (b *builder) resources(f *File) {
@@ -83,6 +85,7 @@ func (b *builder) resources(f *File) {
 				b.diag(f, Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
 			}
 		}
+		b.templateCompleters(f, path, res, r)
 		argsType := types.Map{}
 		for _, v := range res.vars {
 			argsType[v] = types.String
@@ -91,6 +94,26 @@ func (b *builder) resources(f *File) {
 		res.tmpl.MIMEType = res.mimeType
 		if b.ds.Errors() == before {
 			b.srv.templates = append(b.srv.templates, res)
+		}
+	}
+}
+
+// templateCompleters builds the complete_from handlers of a template's variables.
+func (b *builder) templateCompleters(f *File, path string, res *resource, r *spec.ResourceTemplate) {
+	for _, v := range sortedKeys(r.CompleteFrom) {
+		p := path + ".complete_from." + v
+		switch {
+		case !contains(res.vars, v):
+			b.diag(f, Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
+		case len(r.Complete[v]) > 0:
+			b.errorf(f, p, "give either complete or complete_from for %q, not both", v)
+		default:
+			if h := b.completer(f, p, r.CompleteFrom[v]); h != nil {
+				if res.completers == nil {
+					res.completers = map[string]handlers.Handler{}
+				}
+				res.completers[v] = h
+			}
 		}
 	}
 }

@@ -195,12 +195,13 @@ func (n *notifier) Progress(ctx context.Context, progress, total float64, msg st
 // maxCompletions is the most values completion/complete may return.
 const maxCompletions = 100
 
-func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
 	if p.Ref == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing ref"}
 	}
 	var values []string
+	var from handlers.Handler
 	switch p.Ref.Type {
 	case "ref/prompt":
 		for _, pr := range s.prompts {
@@ -209,18 +210,28 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 			}
 			for _, a := range pr.args {
 				if a.Name == p.Argument.Name {
-					values = a.Complete
+					values, from = a.Complete, pr.completers[a.Name]
 				}
 			}
 		}
 	case "ref/resource":
 		for _, r := range s.templates {
 			if r.tmpl.URITemplate == p.Ref.URI {
-				values = r.complete[p.Argument.Name]
+				values, from = r.complete[p.Argument.Name], r.completers[p.Argument.Name]
 			}
 		}
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown ref type %q", p.Ref.Type)}
+	}
+	if from != nil {
+		var given map[string]string
+		if p.Context != nil {
+			given = p.Context.Arguments
+		}
+		var err error
+		if values, err = s.completeFrom(ctx, from, p.Argument.Value, given); err != nil {
+			return nil, err
+		}
 	}
 	return completion(values, p.Argument.Value), nil
 }

@@ -30,6 +30,12 @@ type PromptArg struct {
 	// Complete lists values offered to the user as completions (filtered by
 	// the prefix typed so far).
 	Complete []string `yaml:"complete,omitempty"`
+	// CompleteFrom is a handler (an sql query, a command) whose result lists
+	// the values offered as completions. Its expressions see `args.value`,
+	// the text typed so far, and `args.context`, the other arguments already
+	// given. Values are filtered by prefix; at most 100 are sent. Exclusive
+	// with `complete`.
+	CompleteFrom *Handler `yaml:"complete_from,omitempty"`
 }
 
 // Message is one prompt message: a role and one content block.

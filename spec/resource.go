@@ -33,6 +33,12 @@ type ResourceTemplate struct {
 	MimeType string `yaml:"mime_type,omitempty"`
 	// Complete lists values offered as completions for each variable.
 	Complete map[string][]string `yaml:"complete,omitempty"`
+	// CompleteFrom gives, for a variable, a handler (an sql query, a
+	// command) whose result lists the values offered as completions. Its
+	// expressions see `args.value`, the text typed so far, and
+	// `args.context`, the other variables already given. Values are
+	// filtered by prefix; at most 100 are sent.
+	CompleteFrom map[string]*Handler `yaml:"complete_from,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
