@@ -73,6 +73,22 @@ func testExample(t *testing.T, srv *runtime.Server) {
 	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "db://customers/99"}); err == nil {
 		t.Errorf("customer 99 exists")
 	}
+	for _, c := range []struct {
+		ref        *mcp.CompleteReference
+		arg, typed string
+		want       []string
+	}{
+		{&mcp.CompleteReference{Type: "ref/resource", URI: "db://products/{sku}"}, "sku", "m", []string{"MN-270", "MS-220"}},
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "customer_review"}, "customer_id", "", []string{"1", "2", "3", "4", "5", "6", "7", "8"}},
+	} {
+		res, err := cs.Complete(ctx, &mcp.CompleteParams{Ref: c.ref, Argument: mcp.CompleteParamsArgument{Name: c.arg, Value: c.typed}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.want, res.Completion.Values); diff != "" {
+			t.Errorf("completing %s %q (-want +got):\n%s", c.arg, c.typed, diff)
+		}
+	}
 	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "customer_review", Arguments: map[string]string{"customer_id": "8"}})
 	if err != nil {
 		t.Fatal(err)

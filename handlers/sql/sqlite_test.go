@@ -297,3 +297,54 @@ func TestReadOnlyMemory(t *testing.T) {
 		}
 	}
 }
+
+func TestCompleteFrom(t *testing.T) {
+	t.Parallel()
+	srv := buildShop(t, `resource_templates:
+  - uri_template: db://customers/{name}
+    name: customer
+    complete_from:
+      name:
+        backend: shop
+        query: SELECT name FROM customers WHERE name LIKE :prefix || '%' ORDER BY name
+        params: {prefix: "${{ args.value }}"}
+    handler: {backend: shop, query: "SELECT * FROM customers WHERE name = :name", params: {name: "${{ args.name }}"}, one_row: true}
+prompts:
+  - name: visit
+    description: plan a visit
+    arguments:
+      - name: city
+        complete_from:
+          backend: shop
+          query: SELECT DISTINCT city FROM customers WHERE city LIKE :prefix || '%' AND name <> :not ORDER BY city
+          params: {prefix: "${{ args.value }}", not: "${{ args.context.name ?? '' }}"}
+      - name: name
+    messages: [{text: "Visit {{ .args.city }}"}]
+`)
+	cs := client(t, srv)
+	for _, tt := range []struct {
+		ref   *mcp.CompleteReference
+		arg   string
+		value string
+		ctx   map[string]string
+		want  []string
+	}{
+		{&mcp.CompleteReference{Type: "ref/resource", URI: "db://customers/{name}"}, "name", "", nil, []string{"Alice", "Bob", "Carol"}},
+		{&mcp.CompleteReference{Type: "ref/resource", URI: "db://customers/{name}"}, "name", "b", nil, []string{"Bob"}},
+		{&mcp.CompleteReference{Type: "ref/resource", URI: "db://customers/{name}"}, "name", "' OR 1=1 --", nil, []string{}},
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "visit"}, "city", "", nil, []string{"Oslo, \"North\"", "Paris"}},
+		{&mcp.CompleteReference{Type: "ref/prompt", Name: "visit"}, "city", "", map[string]string{"name": "Alice"}, []string{"Oslo, \"North\""}},
+	} {
+		params := &mcp.CompleteParams{Ref: tt.ref, Argument: mcp.CompleteParamsArgument{Name: tt.arg, Value: tt.value}}
+		if tt.ctx != nil {
+			params.Context = &mcp.CompleteContext{Arguments: tt.ctx}
+		}
+		res, err := cs.Complete(context.Background(), params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, res.Completion.Values); diff != "" {
+			t.Errorf("%s %q (-want +got):\n%s", tt.arg, tt.value, diff)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package sqlkind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/handlers"
+)
+
+// Complete runs the query and returns the first column of each row as the
+// completion values (NULLs skipped), for `complete_from`.
+func (h *handler) Complete(ctx context.Context, c *handlers.Call) ([]string, error) {
+	if len(h.steps) != 1 || h.steps[0].exec {
+		return nil, errors.New("complete_from needs a single query")
+	}
+	args, err := h.bind(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	results, err := h.run(ctx, args)
+	if err != nil {
+		return nil, h.explain(ctx, err)
+	}
+	var values []string
+	for _, row := range results[0].rows {
+		if len(row) > 0 && row[0] != nil {
+			values = append(values, fmt.Sprint(row[0]))
+		}
+	}
+	return values, nil
+}
+
+var _ handlers.Completer = (*handler)(nil)
