@@ -2,6 +2,7 @@ package sqlkind
 
 import (
 	"context"
+	"database/sql"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -61,3 +62,33 @@ func TestPing(t *testing.T) {
 }
 
 var _ handlers.BuildEnv = (*env)(nil)
+
+// backendEnv is an env whose handlers use db.
+type backendEnv struct {
+	env
+	db any
+}
+
+func (e *backendEnv) Backend(string) (any, error) { return e.db, nil }
+
+func TestPreparedOnce(t *testing.T) {
+	t.Parallel()
+	e := &env{dir: t.TempDir()}
+	db := (&BackendConfig{Driver: "sqlite", DSN: "p.db"}).Open(e)
+	defer db.(io.Closer).Close()
+	be := &backendEnv{env: *e, db: db}
+	h := (&Config{Query: "SELECT 1 AS one"}).Build(be).(*handler)
+	defer h.Close()
+	var first *sql.Stmt
+	for i := range 3 {
+		if _, err := h.Call(context.Background(), &handlers.Call{Args: map[string]any{}, Notify: handlers.Nop{}}); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = h.stmts[0].stmt
+		}
+		if h.stmts[0].stmt == nil || h.stmts[0].stmt != first {
+			t.Fatalf("call %d prepared the statement again", i+1)
+		}
+	}
+}

@@ -348,3 +348,26 @@ prompts:
 		}
 	}
 }
+
+func TestOutputSchema(t *testing.T) {
+	t.Parallel()
+	schema := `{type: object, required: [rows], properties: {rows: {type: array, items: {type: object,
+        required: [id, name], properties: {id: {type: integer}, name: {type: string}, city: {type: [string, "null"]}}}}}}`
+	srv := buildShop(t, `tools:
+  - name: ok
+    description: rows that match the schema
+    output_schema: `+schema+`
+    handler: {backend: shop, query: "SELECT id, name, city FROM customers"}
+  - name: wrong
+    description: rows that do not
+    output_schema: `+schema+`
+    handler: {backend: shop, query: "SELECT name AS id, name FROM customers"}
+`)
+	if res := handlertest.Call(t, context.Background(), srv, "ok", `{}`); res.IsError || res.StructuredContent == nil {
+		t.Errorf("ok: %s", handlertest.Text(res))
+	}
+	if res := handlertest.Call(t, context.Background(), srv, "wrong", `{}`); !res.IsError ||
+		!strings.Contains(handlertest.Text(res), "output schema") {
+		t.Errorf("wrong: got isError=%v %s", res.IsError, handlertest.Text(res))
+	}
+}
