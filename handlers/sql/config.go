@@ -21,10 +21,12 @@ const (
 // Config runs one tool (or resource) on a database named by `backend:`.
 type Config struct {
 	// Query is one statement that reads, e.g. SELECT … WHERE id = :id. Its
-	// rows are the result. Parameters are written :name and bound from
-	// `params`, never spliced into the text; a :name inside a string
-	// literal, a quoted identifier or a comment is left alone. Exclusive with
-	// `exec` and `statements`.
+	// rows are the result. Parameters are written :name (ASCII letters,
+	// digits and _) and bound from `params`, never spliced into the text. A
+	// :name inside a string literal, a quoted identifier or a comment is
+	// left alone, as are casts (x::int) and slices (arr[lo:hi]); positional
+	// placeholders (?, $1) are refused. Exclusive with `exec` and
+	// `statements`.
 	Query string `yaml:"query,omitempty"`
 	// Exec is one statement that changes data (INSERT, UPDATE, DELETE); the
 	// result is the number of rows affected. Exec tools are not read-only

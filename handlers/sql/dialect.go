@@ -5,9 +5,12 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
+
+	"github.com/go-sql-driver/mysql"
 )
 
 // dialect is what differs between the supported databases: placeholder
@@ -93,7 +96,8 @@ func beginMySQL(ctx context.Context, conn *sql.Conn, readOnly bool, timeout time
 	if timeout > 0 && !noServerTimeout.Load() {
 		q := fmt.Sprintf("SET SESSION max_statement_time = %.3f", timeout.Seconds())
 		if _, err := conn.ExecContext(ctx, q); err != nil {
-			if ctx.Err() != nil {
+			var myErr *mysql.MySQLError
+			if !errors.As(err, &myErr) || myErr.Number != errUnknownSystemVariable {
 				return nil, err
 			}
 			noServerTimeout.Store(true)
@@ -101,6 +105,9 @@ func beginMySQL(ctx context.Context, conn *sql.Conn, readOnly bool, timeout time
 	}
 	return conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
 }
+
+// errUnknownSystemVariable is MySQL's ER_UNKNOWN_SYSTEM_VARIABLE.
+const errUnknownSystemVariable = 1193
 
 // bindValue converts an evaluated parameter into what the driver binds:
 // lists become arrays where the database has them and JSON text elsewhere;
