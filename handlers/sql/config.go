@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -182,6 +183,11 @@ func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
 	}
 	ok := len(srcs) > 0
 	for _, s := range srcs {
+		if strings.Contains(s.text, eval.Open) {
+			env.Diag(s.field, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
+			ok = false
+			continue
+		}
 		st, err := translate(s.text, h.dialect.syntax)
 		if err != nil {
 			env.Diag(s.field, err.Error())

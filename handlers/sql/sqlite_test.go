@@ -95,6 +95,8 @@ func TestDiagnostics(t *testing.T) {
 		{"unused parameter", "query: SELECT :id\n      params: {id: 1, extra: 2}",
 			`tools[0].handler.params.extra: parameter "extra" is not used by any statement`},
 		{"bad expression", "query: SELECT :id\n      params: {id: \"${{ args.idd }}\"}", `tools[0].handler.params.id: expr: unknown field idd; did you mean "id"?`},
+		{"spliced expression", "query: SELECT * FROM t WHERE id = ${{ args.id }}",
+			"tools[0].handler.query: an expression cannot be spliced into SQL; write a :name placeholder"},
 		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "tools[0].handler.query: line 1, column 28 of the statement: a bare ?"},
 		{"two statements", "query: SELECT 1\n      exec: DELETE FROM t", "give only one of query, exec and statements"},
 		{"read-only exec", "exec: DELETE FROM t\n      read_only: true", "tools[0].handler.read_only: a read-only handler cannot have exec statements"},
