@@ -75,11 +75,11 @@ type Pinger interface {
 // DB is an opened sql backend. It does not connect when opened: a database
 // that is down makes its tools fail with an error until it is back.
 type DB struct {
-	dialect         *dialect
-	db              *sql.DB
-	ro              *sql.DB     // connections that refuse writes; SQLite files only
-	init            *initScript // nil when there is nothing to create
-	noServerTimeout atomic.Bool // the server refused max_statement_time
+	dialect *dialect
+	db      *sql.DB
+	ro      *sql.DB     // connections that refuse writes; SQLite files only
+	init    *initScript // nil when there is nothing to create
+	server  serverState // what handlers learn about the server
 }
 
 // Open checks the configuration and prepares the pool without connecting.

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/eval"
@@ -92,9 +91,9 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	}
 	h := &handler{db: db, dialect: dialectOf(db.Driver()), maxRows: cmpOr(c.MaxRows, defaultMaxRows),
 		timeout: time.Duration(c.Timeout), format: c.Format, oneRow: c.OneRow, jsonCols: c.JSONColumns}
-	h.noServerTimeout = new(atomic.Bool)
+	h.server = &serverState{}
 	if d, ok := db.(*DB); ok {
-		h.noServerTimeout = &d.noServerTimeout
+		h.server = &d.server
 	}
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout

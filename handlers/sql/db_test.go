@@ -24,8 +24,9 @@ type database struct {
 	driver string
 	dsn    string  // as written in the config
 	db     *sql.DB // for setting up and checking, outside mcpgen
-	// sleep is a query that runs for about 30 seconds.
-	sleep string
+	// sleep is a query that runs for about 30 seconds; sleeping counts the
+	// sleeps the server is running ("" where there is no server).
+	sleep, sleeping string
 	// quote quotes an identifier.
 	quote func(string) string
 	// inList is a condition true when id is in the list parameter :ids.
@@ -257,6 +258,18 @@ func testCancel(t *testing.T, d *database) {
 	}
 	if !res.IsError {
 		t.Errorf("a canceled query succeeded: %s", handlertest.Text(res))
+	}
+	if d.sleeping == "" {
+		return
+	}
+	n := -1
+	for deadline := time.Now().Add(time.Second); n != 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if err := d.db.QueryRow(d.sleeping).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n != 0 {
+		t.Errorf("the server still runs %d canceled queries a second later", n)
 	}
 }
 

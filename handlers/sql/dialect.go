@@ -5,12 +5,10 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/go-sql-driver/mysql"
 )
 
 // dialect is what differs between the supported databases: placeholder
@@ -22,18 +20,39 @@ type dialect struct {
 	// arrays: the driver binds Go slices as arrays (PostgreSQL); elsewhere
 	// lists are bound as JSON text.
 	arrays bool
-	// begin starts the transaction of one call on conn.
-	begin func(ctx context.Context, conn *sql.Conn, readOnly bool, timeout time.Duration, noServerTimeout *atomic.Bool) (*sql.Tx, error)
-	// end undoes per-connection settings before conn goes back to the pool.
-	end func(conn *sql.Conn, readOnly bool)
+	// begin starts the transaction of one call on s.conn.
+	begin func(ctx context.Context, s *session) (*sql.Tx, error)
+	// end undoes per-connection settings before s.conn goes back to the pool.
+	end func(s *session)
+	// cancel stops on the server a statement whose call was canceled, where
+	// the driver does not (nil: the driver does).
+	cancel func(s *session)
+}
+
+// session is one call's connection and the settings it runs with.
+type session struct {
+	pool     *sql.DB
+	conn     *sql.Conn
+	readOnly bool // enforce read-only mode on this connection
+	timeout  time.Duration
+	server   *serverState
+	id       uint64 // MySQL: the connection's id, for KILL QUERY
+}
+
+// serverState is what a backend learns about its server, shared by its
+// handlers.
+type serverState struct {
+	noTimeout atomic.Bool // the server refused max_statement_time
+	mu        sync.Mutex
+	ids       map[any]uint64 // MySQL connection ids by driver connection
 }
 
 var (
 	sqliteDialect = &dialect{name: "sqlite", begin: beginSQLite, end: endSQLite,
 		syntax: syntax{backtick: true, brackets: true}}
-	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: func(*sql.Conn, bool) {},
+	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: func(*session) {},
 		syntax: syntax{dollarQuotes: true, numbered: true}}
-	mysqlDialect = &dialect{name: "mysql", begin: beginMySQL, end: func(*sql.Conn, bool) {},
+	mysqlDialect = &dialect{name: "mysql", begin: beginMySQL, end: func(*session) {}, cancel: killQuery,
 		syntax: syntax{backslash: true, doubleString: true, backtick: true, hashComment: true}}
 )
 
@@ -52,35 +71,35 @@ func dialectOf(driverName string) *dialect {
 
 // beginSQLite enforces read-only mode with PRAGMA query_only on the
 // connection: SQLite then refuses every write, whatever the statement says.
-func beginSQLite(ctx context.Context, conn *sql.Conn, readOnly bool, _ time.Duration, _ *atomic.Bool) (*sql.Tx, error) {
-	if readOnly {
-		if _, err := conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
+func beginSQLite(ctx context.Context, s *session) (*sql.Tx, error) {
+	if s.readOnly {
+		if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
 			return nil, err
 		}
 	}
-	return conn.BeginTx(ctx, nil)
+	return s.conn.BeginTx(ctx, nil)
 }
 
 // endSQLite switches query_only off again; a connection where that fails is
 // discarded rather than returned to the pool in the wrong mode.
-func endSQLite(conn *sql.Conn, readOnly bool) {
-	if !readOnly {
+func endSQLite(s *session) {
+	if !s.readOnly {
 		return
 	}
-	if _, err := conn.ExecContext(context.Background(), "PRAGMA query_only = OFF"); err != nil {
-		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
+	if _, err := s.conn.ExecContext(context.Background(), "PRAGMA query_only = OFF"); err != nil {
+		_ = s.conn.Raw(func(any) error { return driver.ErrBadConn })
 	}
 }
 
 // beginPostgres starts a READ ONLY transaction when asked, with the
 // statement timeout also set on the server.
-func beginPostgres(ctx context.Context, conn *sql.Conn, readOnly bool, timeout time.Duration, _ *atomic.Bool) (*sql.Tx, error) {
-	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
+func beginPostgres(ctx context.Context, s *session) (*sql.Tx, error) {
+	tx, err := s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly})
 	if err != nil {
 		return nil, err
 	}
-	if timeout > 0 {
-		q := fmt.Sprintf("SET LOCAL statement_timeout = %d", max(timeout.Milliseconds(), 1))
+	if s.timeout > 0 {
+		q := fmt.Sprintf("SET LOCAL statement_timeout = %d", max(s.timeout.Milliseconds(), 1))
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			_ = tx.Rollback()
 			return nil, err
@@ -88,26 +107,6 @@ func beginPostgres(ctx context.Context, conn *sql.Conn, readOnly bool, timeout t
 	}
 	return tx, nil
 }
-
-// beginMySQL sets MariaDB's max_statement_time for the session (MySQL has
-// no such variable; after the first refusal it is not tried again), then
-// starts a READ ONLY transaction when asked.
-func beginMySQL(ctx context.Context, conn *sql.Conn, readOnly bool, timeout time.Duration, noServerTimeout *atomic.Bool) (*sql.Tx, error) {
-	if timeout > 0 && !noServerTimeout.Load() {
-		q := fmt.Sprintf("SET SESSION max_statement_time = %.3f", timeout.Seconds())
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			var myErr *mysql.MySQLError
-			if !errors.As(err, &myErr) || myErr.Number != errUnknownSystemVariable {
-				return nil, err
-			}
-			noServerTimeout.Store(true)
-		}
-	}
-	return conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: readOnly})
-}
-
-// errUnknownSystemVariable is MySQL's ER_UNKNOWN_SYSTEM_VARIABLE.
-const errUnknownSystemVariable = 1193
 
 // bindValue converts an evaluated parameter into what the driver binds:
 // lists become arrays where the database has them and JSON text elsewhere;

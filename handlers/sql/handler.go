@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -32,9 +31,9 @@ type handler struct {
 	format   string
 	oneRow   bool
 	jsonCols []string
-	// noServerTimeout is shared by the handlers of one backend: the server
-	// refused max_statement_time once, so it is not tried again.
-	noServerTimeout *atomic.Bool
+	// server is what the backend learned about its server, shared by its
+	// handlers.
+	server *serverState
 }
 
 // step is one statement of a handler.
@@ -128,8 +127,8 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 	// Prepare before taking the call's connection: the pool may have only
 	// one (an in-memory SQLite database).
 	prepared := make([]*sql.Stmt, len(h.steps))
-	for i, s := range h.steps {
-		if prepared[i], err = h.stmts[i].get(ctx, pool, s.st.text); err != nil {
+	for i, st := range h.steps {
+		if prepared[i], err = h.stmts[i].get(ctx, pool, st.st.text); err != nil {
 			return nil, h.stepErr(i, "preparing", err)
 		}
 	}
@@ -144,18 +143,22 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
-	tx, err := h.dialect.begin(ctx, conn, h.readOnly && !enforced, h.timeout, h.noServerTimeout)
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly && !enforced, timeout: h.timeout, server: h.server}
+	tx, err := h.dialect.begin(ctx, s)
 	if err != nil {
 		return nil, fmt.Errorf("cannot start a transaction: %w", err)
 	}
-	defer h.dialect.end(conn, h.readOnly && !enforced)
+	defer h.dialect.end(s)
 	defer func() { _ = tx.Rollback() }()
 	results := make([]*stepResult, len(h.steps))
-	for i, s := range h.steps {
+	for i, st := range h.steps {
 		stmt := tx.StmtContext(ctx, prepared[i])
-		results[i], err = h.step(ctx, stmt, i, s, args)
+		results[i], err = h.step(ctx, stmt, i, st, args)
 		_ = stmt.Close()
 		if err != nil {
+			if ctx.Err() != nil && h.dialect.cancel != nil {
+				h.dialect.cancel(s)
+			}
 			return nil, err
 		}
 	}

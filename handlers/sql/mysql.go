@@ -1,0 +1,76 @@
+package sqlkind
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// errUnknownSystemVariable is MySQL's ER_UNKNOWN_SYSTEM_VARIABLE.
+const errUnknownSystemVariable = 1193
+
+// beginMySQL sets MariaDB's max_statement_time for the session (MySQL has
+// no such variable; after the first refusal it is not tried again), learns
+// the connection's id for KILL QUERY, then starts a READ ONLY transaction
+// when asked.
+func beginMySQL(ctx context.Context, s *session) (*sql.Tx, error) {
+	if s.timeout > 0 && !s.server.noTimeout.Load() {
+		q := fmt.Sprintf("SET SESSION max_statement_time = %.3f", s.timeout.Seconds())
+		if _, err := s.conn.ExecContext(ctx, q); err != nil {
+			var myErr *mysql.MySQLError
+			if !errors.As(err, &myErr) || myErr.Number != errUnknownSystemVariable {
+				return nil, err
+			}
+			s.server.noTimeout.Store(true)
+		}
+	}
+	id, err := s.server.connID(ctx, s.conn)
+	if err != nil {
+		return nil, err
+	}
+	s.id = id
+	return s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly})
+}
+
+// connID returns the server's id of conn, asked once per connection.
+func (st *serverState) connID(ctx context.Context, conn *sql.Conn) (uint64, error) {
+	var key any
+	_ = conn.Raw(func(dc any) error { key = dc; return nil })
+	st.mu.Lock()
+	id, ok := st.ids[key]
+	st.mu.Unlock()
+	if ok {
+		return id, nil
+	}
+	if err := conn.QueryRowContext(ctx, "SELECT CONNECTION_ID()").Scan(&id); err != nil {
+		return 0, err
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.ids == nil || len(st.ids) >= maxRememberedConns {
+		st.ids = map[any]uint64{} // forget connections long closed
+	}
+	st.ids[key] = id
+	return id, nil
+}
+
+// maxRememberedConns bounds the connection ids a backend remembers.
+const maxRememberedConns = 256
+
+// killQuery stops the statement of a canceled call on the server: the
+// driver only drops the connection, and MySQL would run the statement on
+// to its end.
+func killQuery(s *session) {
+	if s.id == 0 {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = s.pool.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", s.id))
+	}()
+}
