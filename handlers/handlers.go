@@ -120,6 +120,14 @@ type Hints struct {
 	Destructive *bool
 }
 
+// Pinger is implemented by shared backends that can check that what they
+// connect to answers (a database); `mcpgen validate --connect` uses it
+// through runtime.Server.Ping.
+type Pinger interface {
+	// Ping returns an error saying why the backend cannot be reached.
+	Ping(ctx context.Context) error
+}
+
 // Completer is implemented by handlers that can list completion values
 // (for a prompt argument or a template variable) better than by their text
 // result, which is otherwise read one value per line.

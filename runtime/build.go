@@ -179,6 +179,9 @@ func (b *builder) openBackends(f *File) {
 			b.srv.closers = append(b.srv.closers, c)
 		}
 		b.backends[name] = entry
+		if entry.value != nil {
+			b.srv.backends[name] = entry.value
+		}
 	}
 }
 

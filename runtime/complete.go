@@ -16,7 +16,7 @@ var completeArgs = types.Map{"value": types.String, "context": types.Map{types.E
 
 // completer builds the handler at path that lists completion values.
 func (b *builder) completer(f *File, path string, h *spec.Handler) handlers.Handler {
-	return b.buildHandler(f, path, h, completeArgs)
+	return b.buildHandler(f, path, h, completeArgs, nil, nil)
 }
 
 // completeFrom runs a completion handler for the text typed so far.

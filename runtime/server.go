@@ -35,10 +35,29 @@ type Server struct {
 	http      *spec.HTTP // the config's server.http section, if any
 	// watchEvery is how often file-backed resources are checked (tests).
 	watchEvery time.Duration
+	backends   map[string]any // opened shared backends, by name
 }
 
 func newServer(logger *slog.Logger) *Server {
-	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{}}
+	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{},
+		backends: map[string]any{}}
+}
+
+// Ping checks every shared backend that can be checked (handlers.Pinger,
+// e.g. a database) and returns the result by backend name: nil for one
+// that answers. Backends that cannot be checked are left out.
+func (s *Server) Ping(ctx context.Context) map[string]error {
+	out := map[string]error{}
+	for name, b := range s.backends {
+		if p, ok := b.(handlers.Pinger); ok {
+			if err := p.Ping(ctx); err != nil {
+				out[name] = errors.New(s.redact.apply(err.Error()))
+			} else {
+				out[name] = nil
+			}
+		}
+	}
+	return out
 }
 
 // Info returns the server's name, version, title and instructions.
