@@ -66,12 +66,6 @@ type Database interface {
 	Driver() string
 }
 
-// Pinger is implemented by backends that can check that their database is
-// reachable; `mcpgen validate --connect` uses it.
-type Pinger interface {
-	Ping(ctx context.Context) error
-}
-
 // DB is an opened sql backend. It does not connect when opened: a database
 // that is down makes its tools fail with an error until it is back.
 type DB struct {
@@ -255,6 +249,6 @@ func execScript(ctx context.Context, db *sql.DB, script string) error {
 var (
 	_ handlers.BackendConfig = (*BackendConfig)(nil)
 	_ Database               = (*DB)(nil)
-	_ Pinger                 = (*DB)(nil)
+	_ handlers.Pinger        = (*DB)(nil)
 	_ io.Closer              = (*DB)(nil)
 )

@@ -50,7 +50,7 @@ func TestPing(t *testing.T) {
 				t.Fatal(e.diags)
 			}
 			defer v.(io.Closer).Close()
-			err := v.(Pinger).Ping(context.Background())
+			err := v.(handlers.Pinger).Ping(context.Background())
 			switch {
 			case tt.want == "" && err != nil:
 				t.Errorf("ping: %v", err)

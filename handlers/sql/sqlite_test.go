@@ -373,3 +373,17 @@ func TestOutputSchema(t *testing.T) {
 		t.Errorf("wrong: got isError=%v %s", res.IsError, handlertest.Text(res))
 	}
 }
+
+// TestServerPing is what `mcpgen validate --connect` sees.
+func TestServerPing(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), `version: 1
+backends:
+  up: {kind: sql, driver: sqlite, dsn: up.db}
+  down: {kind: sql, driver: postgres, dsn: "postgres://nobody@127.0.0.1:1/x?connect_timeout=2"}
+`, nil)
+	got := srv.Ping(context.Background())
+	if len(got) != 2 || got["up"] != nil || got["down"] == nil || !strings.Contains(got["down"].Error(), "database unreachable") {
+		t.Errorf("got %v, want up fine and down unreachable", got)
+	}
+}
