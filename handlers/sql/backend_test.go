@@ -3,6 +3,8 @@ package sqlkind
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -10,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/expr-lang/expr/types"
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mcpgen/mcpgen/eval"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/spec"
@@ -89,6 +93,25 @@ func TestPreparedOnce(t *testing.T) {
 		}
 		if h.stmts[0].stmt == nil || h.stmts[0].stmt != first {
 			t.Fatalf("call %d prepared the statement again", i+1)
+		}
+	}
+}
+
+func TestServerTimedOut(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  error
+		want bool
+	}{
+		{fmt.Errorf("running: %w", &mysql.MySQLError{Number: 1969, Message: "max_statement_time exceeded"}), true},
+		{&mysql.MySQLError{Number: 3024}, true},
+		{&mysql.MySQLError{Number: 1146, Message: "no such table"}, false},
+		{&pgconn.PgError{Code: "57014", Message: "canceling statement due to statement timeout"}, true},
+		{&pgconn.PgError{Code: "57014", Message: "canceling statement due to user request"}, false},
+		{errors.New("statement timeout"), false},
+	} {
+		if got := serverTimedOut(tt.err); got != tt.want {
+			t.Errorf("serverTimedOut(%v) = %v, want %v", tt.err, got, tt.want)
 		}
 	}
 }

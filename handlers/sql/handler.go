@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -85,12 +86,26 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 // explain turns a failure into the message the model reads.
 func (h *handler) explain(ctx context.Context, err error) error {
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimedOut(err):
 		return fmt.Errorf("the query timed out after %v: %w", h.timeout, err)
 	case unreachable(err):
 		return fmt.Errorf("the database is unavailable (down or unreachable; try again later): %w", err)
 	}
 	return err
+}
+
+// serverTimedOut reports whether the server stopped a statement at the
+// timeout it was given, which can happen just before the context's own.
+func serverTimedOut(err error) bool {
+	var myErr *mysql.MySQLError
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &myErr):
+		return myErr.Number == 1969 || myErr.Number == 3024 // MariaDB, MySQL
+	case errors.As(err, &pgErr):
+		return pgErr.Code == "57014" && strings.Contains(pgErr.Message, "statement timeout")
+	}
+	return false
 }
 
 // unreachable reports whether err says the database could not be reached,
