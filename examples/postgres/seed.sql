@@ -1,5 +1,5 @@
 -- The shop database of the postgres example, the same data as the sqlite
--- example. Load it with: psql "$SHOP_DSN" -f examples/postgres/seed.sql
+-- example. Load it with: psql 'postgres://postgres@127.0.0.1:5432/shop?sslmode=disable' -f examples/postgres/seed.sql
 
 CREATE TABLE customers (
     id         INTEGER PRIMARY KEY,
