@@ -115,3 +115,26 @@ func TestServerTimedOut(t *testing.T) {
 		}
 	}
 }
+
+func TestPoolLimits(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		cfg      BackendConfig
+		wantOpen int
+	}{
+		{"default", BackendConfig{Driver: "postgres", DSN: "postgres://x@127.0.0.1:1/x"}, defaultMaxOpen},
+		{"set", BackendConfig{Driver: "mysql", DSN: "x@tcp(127.0.0.1:1)/x", MaxOpen: 3, MaxIdle: 1}, 3},
+		{"memory", BackendConfig{Driver: "sqlite", DSN: ":memory:", MaxOpen: 5}, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			v := tt.cfg.Open(&env{dir: t.TempDir()})
+			db := v.(*DB)
+			defer db.Close()
+			if got := db.db.Stats().MaxOpenConnections; got != tt.wantOpen {
+				t.Errorf("max open connections = %d, want %d", got, tt.wantOpen)
+			}
+		})
+	}
+}
