@@ -27,6 +27,10 @@ type dialect struct {
 	// cancel stops on the server a statement whose call was canceled, where
 	// the driver does not (nil: the driver does).
 	cancel func(s *session)
+	// watch, if set, takes over cancellation from the driver: it stops the
+	// statements of s when ctx is done, until stop is called; they run
+	// under a context without cancellation.
+	watch func(ctx context.Context, s *session) (stop func())
 }
 
 // session is one call's connection and the settings it runs with.
@@ -48,7 +52,7 @@ type serverState struct {
 }
 
 var (
-	sqliteDialect = &dialect{name: "sqlite", begin: beginSQLite, end: endSQLite,
+	sqliteDialect = &dialect{name: "sqlite", begin: beginSQLite, end: endSQLite, watch: watchSQLite,
 		syntax: syntax{backtick: true, brackets: true}}
 	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: func(*session) {},
 		syntax: syntax{dollarQuotes: true, numbered: true}}

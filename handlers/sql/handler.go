@@ -147,28 +147,28 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 			return nil, h.stepErr(i, "preparing", err)
 		}
 	}
-	if enforced && len(h.steps) == 1 {
-		// The pool refuses writes and one statement is atomic by itself:
-		// no transaction needed.
-		r, err := h.step(ctx, prepared[0], 0, h.steps[0], args)
-		return []*stepResult{r}, err
-	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
 	s := &session{pool: pool, conn: conn, readOnly: h.readOnly && !enforced, timeout: h.timeout, server: h.server}
-	tx, err := h.dialect.begin(ctx, s)
+	defer h.dialect.end(s)
+	opCtx, stop := ctx, func() {}
+	if h.dialect.watch != nil {
+		opCtx, stop = context.WithoutCancel(ctx), h.dialect.watch(ctx, s)
+	}
+	tx, err := h.dialect.begin(opCtx, s)
 	if err != nil {
+		stop()
 		return nil, fmt.Errorf("cannot start a transaction: %w", err)
 	}
-	defer h.dialect.end(s)
 	defer func() { _ = tx.Rollback() }()
+	defer stop() // first: the rollback is never interrupted
 	results := make([]*stepResult, len(h.steps))
 	for i, st := range h.steps {
-		stmt := tx.StmtContext(ctx, prepared[i])
-		results[i], err = h.step(ctx, stmt, i, st, args)
+		stmt := tx.StmtContext(opCtx, prepared[i])
+		results[i], err = h.step(opCtx, stmt, i, st, args)
 		_ = stmt.Close()
 		if err != nil {
 			if ctx.Err() != nil && h.dialect.cancel != nil {
@@ -177,6 +177,7 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 			return nil, err
 		}
 	}
+	stop() // the transaction ends uninterrupted
 	if h.readOnly {
 		return results, nil
 	}

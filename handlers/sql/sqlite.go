@@ -1,12 +1,19 @@
 package sqlkind
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // sqliteDSN resolves a SQLite DSN written in the config: a plain path or a
@@ -42,4 +49,61 @@ func (c *BackendConfig) initScript(env handlers.BuildEnv, d *dialect) *initScrip
 		return nil
 	}
 	return &initScript{sql: string(body)}
+}
+
+// watchSQLite interrupts the statement running on s.conn when ctx is done,
+// and again every interruptEvery until stop is called: SQLite ignores an
+// interrupt that arrives just before a statement starts, and the driver
+// interrupts only once, so a canceled query could otherwise run forever.
+// The statements of the call run under a context without cancellation;
+// this watchdog alone stops them, and stop waits for it to end, so that it
+// never touches a connection that went back to the pool.
+func watchSQLite(ctx context.Context, s *session) (stop func()) {
+	db := sqliteHandle(s.conn)
+	if db == 0 {
+		return func() {}
+	}
+	quit, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		select {
+		case <-ctx.Done():
+		case <-quit:
+			return
+		}
+		t := time.NewTicker(interruptEvery)
+		defer t.Stop()
+		for {
+			tls := libc.NewTLS()
+			sqlite3.Xsqlite3_interrupt(tls, db)
+			tls.Close()
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { close(quit); <-ended }) }
+}
+
+// interruptEvery is how often a canceled statement is interrupted again.
+const interruptEvery = 50 * time.Millisecond
+
+// sqliteHandle returns the sqlite3* of the driver connection under conn, or
+// 0 if the driver is not the one this was written for.
+func sqliteHandle(conn *sql.Conn) uintptr {
+	var db uintptr
+	_ = conn.Raw(func(dc any) error {
+		v := reflect.ValueOf(dc)
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+			return nil
+		}
+		if f := v.Elem().FieldByName("db"); f.IsValid() && f.Kind() == reflect.Uintptr {
+			db = uintptr(f.Uint())
+		}
+		return nil
+	})
+	return db
 }

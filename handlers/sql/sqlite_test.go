@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
@@ -385,5 +386,33 @@ backends:
 	got := srv.Ping(context.Background())
 	if len(got) != 2 || got["up"] != nil || got["down"] == nil || !strings.Contains(got["down"].Error(), "database unreachable") {
 		t.Errorf("got %v, want up fine and down unreachable", got)
+	}
+}
+
+// TestCancelAnyTime cancels a query that never ends at many moments around
+// its start: SQLite drops an interrupt that arrives just before a statement
+// starts, so every one of these calls must still end promptly.
+func TestCancelAnyTime(t *testing.T) {
+	t.Parallel()
+	srv := buildShop(t, `tools:
+  - name: forever
+    description: never ends
+    handler: {backend: shop, query: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}
+`)
+	for i := range 500 {
+		ctx, cancel := context.WithCancel(context.Background())
+		after := time.Duration(i%500) * 3 * time.Microsecond
+		time.AfterFunc(after, cancel)
+		done := make(chan *mcp.CallToolResult, 1)
+		go func() { done <- handlertest.Call(t, ctx, srv, "forever", `{}`) }()
+		select {
+		case res := <-done:
+			if !res.IsError {
+				t.Fatalf("call %d: a canceled query succeeded", i)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("call %d, canceled after %v, still runs after 5s", i, after)
+		}
+		cancel()
 	}
 }
