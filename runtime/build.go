@@ -42,9 +42,10 @@ type builder struct {
 }
 
 type backendEntry struct {
-	kind  string
-	value any
-	err   error
+	kind   string
+	value  any
+	err    error
+	broken bool // its configuration was reported as wrong
 }
 
 // Build compiles loaded files into a Server. Every problem is a diagnostic;
@@ -157,17 +158,23 @@ func (b *builder) openBackends(f *File) {
 		if !b.unique(f, "backend", name, path) {
 			continue
 		}
+		// A backend that fails is still known: the tools using it are not
+		// reported again as naming an unknown backend.
+		broken := &backendEntry{kind: h.Kind, broken: true}
 		kind, ok := b.kind(f, path, h.Kind)
 		if !ok {
+			b.backends[name] = broken
 			continue
 		}
 		if kind.NewBackend == nil {
 			b.errorf(f, path+".kind", "kind %q has no shared backends; configure it on each tool", h.Kind)
+			b.backends[name] = broken
 			continue
 		}
 		cfg := kind.NewBackend()
 		env := &buildEnv{b: b, f: f, path: path}
 		if !b.decodeKind(f, path, h.Body, cfg) {
+			b.backends[name] = broken
 			continue
 		}
 		entry := &backendEntry{kind: h.Kind}
@@ -208,7 +215,7 @@ func (b *builder) decodeKind(f *File, path string, body *yaml.Node, cfg any) boo
 		}
 		n.Content = append(n.Content, body.Content[i], body.Content[i+1])
 	}
-	dc := &decoder{d: b.diags(f), raw: true}
+	dc := &decoder{d: b.diags(f), raw: true, unset: f.unset}
 	dc.decode(&n, reflect.ValueOf(cfg).Elem(), path)
 	return len(b.ds) == before
 }
@@ -225,6 +232,8 @@ func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types
 			b.diag(f, Error, path+".backend", fmt.Sprintf("unknown backend %q", h.Backend),
 				suggest.DidYouMean(h.Backend, sortedKeys(b.backends)))
 			return nil
+		case entry.broken:
+			return nil // its problems are reported where it is defined
 		case kindName == "":
 			kindName = entry.kind
 		case kindName != entry.kind:

@@ -24,6 +24,9 @@ type decoder struct {
 	skipEnv bool      // leave unset variables alone (validate on CI machines)
 	secrets *[]string // values taken from the environment
 	raw     bool      // scalars were expanded already: take them as they are
+	// unset holds the scalars that referred to a variable skipped as unset
+	// (SkipEnv): an empty value there is expected, not a mistake.
+	unset map[*yaml.Node]bool
 }
 
 var (
@@ -227,7 +230,8 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		}
 		fv := v.FieldByIndex(f.index)
 		dc.decode(val, fv, p)
-		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode {
+		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode &&
+			!dc.unset[resolveAlias(val)] {
 			dc.d.at(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
 		if s := fv.String(); f.enum != nil && s != "" && !slicesContains(f.enum, s) {
@@ -313,6 +317,11 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 	s, used, errs := expand(n.Value, dc.lookup, dc.skipEnv)
 	for _, e := range errs {
 		dc.d.add(Error, n, e.off, path, e.msg, "")
+	}
+	if dc.skipEnv && dc.unset != nil {
+		if _, _, all := expand(n.Value, dc.lookup, false); len(all) > len(errs) {
+			dc.unset[n] = true
+		}
 	}
 	if dc.secrets != nil {
 		*dc.secrets = append(*dc.secrets, used...)
@@ -497,6 +506,9 @@ func (dc *decoder) expandTree(n *yaml.Node, path string) *yaml.Node {
 		c.Value = s
 		if retype {
 			c.Tag = resolveTag(s)
+		}
+		if dc.unset[n] {
+			dc.unset[&c] = true
 		}
 	case yaml.MappingNode, yaml.SequenceNode:
 		c.Content = make([]*yaml.Node, len(n.Content))

@@ -40,6 +40,8 @@ type File struct {
 	// Secrets are values the file took from the environment.
 	Secrets []string
 	src     []byte // the file's contents, to place positions inside scalars
+	// unset holds scalars whose variables were skipped as unset (SkipEnv).
+	unset map[*yaml.Node]bool
 }
 
 // Load reads and decodes the config files at paths. It returns the files
@@ -83,7 +85,8 @@ func LoadBytes(path string, data []byte, opts LoadOptions, ds *Diagnostics) *Fil
 		lookup = os.LookupEnv
 	}
 	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data}
-	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets}
+	f.unset = map[*yaml.Node]bool{}
+	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets, unset: f.unset}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
 	// a missing or mistyped version has been reported by the decoder
 	if n := valueNode(root, "version"); n != nil && f.Config.Version != 1 && !reported(*ds, path, "version") {

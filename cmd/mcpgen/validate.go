@@ -6,16 +6,20 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 func runValidate(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("validate [--format text|json|github] [--skip-env] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("validate [--format text|json|github] [--skip-env] [--connect] FILE...", flag.ContinueOnError)
 	format := fs.String("format", "text", "output format: text, json or github (workflow annotations)")
 	skipEnv := fs.Bool("skip-env", false, "do not report unset environment variables (for CI machines without secrets)")
+	connect := fs.Bool("connect", false, "also connect to every backend that can be checked (databases) and report the ones that do not answer")
 	files, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -31,6 +35,12 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 		runtime.BuildOptions{Registry: builtin.Registry()})
 	if srv != nil {
 		defer srv.Close()
+		if *connect {
+			ds = append(ds, connectDiags(ctx, srv, files)...)
+		}
+	}
+	if ds.Errors() > 0 {
+		srv = nil // not ok
 	}
 	report(std, files, ds, srv)
 	if ds.Errors() > 0 {
@@ -95,4 +105,23 @@ func ghEscape(s string) string { return ghReplacer.Replace(s) }
 
 func ghEscapeProp(s string) string {
 	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghEscape(s))
+}
+
+// connectTimeout bounds how long validate --connect waits for each backend.
+const connectTimeout = 5 * time.Second
+
+// connectDiags pings every backend that can be pinged; one that does not
+// answer is an error naming it.
+func connectDiags(ctx context.Context, srv *runtime.Server, files []string) runtime.Diagnostics {
+	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
+	defer cancel()
+	var ds runtime.Diagnostics
+	results := srv.Ping(ctx)
+	for _, name := range slices.Sorted(maps.Keys(results)) {
+		if err := results[name]; err != nil {
+			ds = append(ds, runtime.Diagnostic{File: strings.Join(files, ", "), Path: "backends." + name,
+				Message: "cannot connect: " + err.Error(), Severity: runtime.Error})
+		}
+	}
+	return ds
 }
