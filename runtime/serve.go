@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"sync"
@@ -69,17 +68,69 @@ func (p *pending) wait(ctx context.Context) {
 
 // kind tells requests (method and id) from responses (id, no method).
 func kind(line []byte) (req, resp int) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+	hasID, hasMethod := topLevelKeys(line)
+	switch {
+	case !hasID:
 		return 0, 0
-	}
-	if m.Method != "" {
+	case hasMethod:
 		return 1, 0
 	}
 	return 0, 1
+}
+
+// topLevelKeys reports whether a JSON object has a non-null "id" and a
+// "method" among its top-level keys. It scans the bytes without decoding
+// them: it runs on every message in both directions.
+func topLevelKeys(b []byte) (hasID, hasMethod bool) {
+	depth, inString, escaped := 0, false, false
+	keyStart, expectKey := -1, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+				if keyStart >= 0 {
+					key := string(b[keyStart:i])
+					keyStart = -1
+					switch key {
+					case "method":
+						hasMethod = true
+					case "id":
+						hasID = !valueIsNull(b[i+1:])
+					}
+				}
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+			if depth == 1 && expectKey {
+				keyStart, expectKey = i+1, false
+			}
+		case '{', '[':
+			depth++
+			expectKey = c == '{' && depth == 1
+		case '}', ']':
+			depth--
+		case ',':
+			expectKey = depth == 1
+		}
+	}
+	return hasID, hasMethod
+}
+
+// valueIsNull reports whether the JSON after a key (": null") is null.
+func valueIsNull(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n")
+	b = bytes.TrimPrefix(b, []byte(":"))
+	b = bytes.TrimLeft(b, " \t\r\n")
+	return bytes.HasPrefix(b, []byte("null"))
 }
 
 // drainReader reads whole lines; at the end of input it waits for pending

@@ -102,3 +102,59 @@ func BenchmarkValidate1000(b *testing.B) {
 	}
 	reportPercentiles(b, ds)
 }
+
+// BenchmarkStdioSQLiteOneRow measures tools/call latency over stdio for a
+// one-row SQLite query tool, as a client sees it: write the request line,
+// read the response line. It reports the median and p99.
+func BenchmarkStdioSQLiteOneRow(b *testing.B) {
+	seed, err := filepath.Abs("../../examples/sqlite/seed.sql")
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	cfg := filepath.Join(dir, "mcpgen.yaml")
+	os.WriteFile(cfg, []byte(`version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: shop.db, init: `+seed+`}
+tools:
+  - name: get_customer
+    description: One customer by id.
+    args: [{name: id, type: integer, required: true}]
+    handler:
+      backend: shop
+      query: SELECT id, name, email, city FROM customers WHERE id = :id
+      params: {id: "${{ args.id }}"}
+`), 0o644)
+	cmd := exec.Command(binary(b), "serve", cfg)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { in.Close(); cmd.Wait() }()
+	r := bufio.NewReader(out)
+	roundTrip := func(msg string) string {
+		in.Write([]byte(msg + "\n"))
+		line, err := r.ReadString('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return line
+	}
+	roundTrip(strings.TrimSuffix(initialize, "\n"))
+	in.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"))
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_customer","arguments":{"id":1}}}`
+	if line := roundTrip(call); !strings.Contains(line, `"row_count":1`) {
+		b.Fatalf("unexpected answer: %s", line)
+	}
+	var ds []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		roundTrip(call)
+		ds = append(ds, time.Since(start))
+	}
+	slices.Sort(ds)
+	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+	b.ReportMetric(us(ds[len(ds)/2]), "µs-median")
+	b.ReportMetric(us(ds[len(ds)*99/100]), "µs-p99")
+}
