@@ -54,11 +54,6 @@ func newSchemaCompiler() *schemaCompiler {
 	return &schemaCompiler{c: c}
 }
 
-// compileSchema compiles one schema with a compiler of its own.
-func compileSchema(name string, raw []byte) (*schema, error) {
-	return newSchemaCompiler().compile(name, raw)
-}
-
 // compile compiles raw JSON as a JSON Schema (draft 2020-12 unless $schema
 // says otherwise) whose root must describe an object.
 func (sc *schemaCompiler) compile(name string, raw []byte) (*schema, error) {
