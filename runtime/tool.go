@@ -290,6 +290,9 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 			return errorResult(s.redact.apply(err.Error()))
 		}
 		data["result"] = res.Structured
+		if res.Structured == nil {
+			data["result"] = contentText(res.Content) // a text result, for templates
+		}
 	}
 	out := &mcp.CallToolResult{IsError: t.isError}
 	if res != nil {

@@ -36,7 +36,7 @@ type Tool struct {
 	Handler *Handler `yaml:"handler,omitempty"`
 	// Content is the result of a tool without a handler, or, with a handler,
 	// replaces the default rendering of its result. Templates see `.args` and,
-	// after a handler ran, `.result`.
+	// after a handler ran, `.result`: its structured result, or else its text.
 	Content []*Content `yaml:"content,omitempty"`
 	// Error makes a tool without a handler return its content as an error
 	// result (isError: true).
