@@ -71,9 +71,10 @@ type Database interface {
 type DB struct {
 	dialect *dialect
 	db      *sql.DB
-	ro      *sql.DB     // connections that refuse writes; SQLite files only
-	init    *initScript // nil when there is nothing to create
-	server  serverState // what handlers learn about the server
+	ro      *sql.DB       // connections that refuse writes; SQLite files only
+	init    *initScript   // nil when there is nothing to create
+	server  serverState   // what handlers learn about the server
+	notices *noticeRouter // postgres only: notices go to the calls
 }
 
 // Open checks the configuration and prepares the pool without connecting.
@@ -92,26 +93,30 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 			env.Diag(field, "must not be negative")
 		}
 	}
-	db, ro, err := c.openPools(env, d)
+	var notices *noticeRouter
+	if d == postgresDialect {
+		notices = newNoticeRouter(env.Logger())
+	}
+	db, ro, err := c.openPools(env, d, notices)
 	if err != nil {
 		env.Diag("dsn", env.Redact(err.Error()))
 		return nil
 	}
-	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d)}
+	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d), notices: notices}
 }
 
 // openPools opens the pool, and for a SQLite file a second, read-only one.
-func (c *BackendConfig) openPools(env handlers.BuildEnv, d *dialect) (*sql.DB, *sql.DB, error) {
+func (c *BackendConfig) openPools(env handlers.BuildEnv, d *dialect, notices *noticeRouter) (*sql.DB, *sql.DB, error) {
 	if d != sqliteDialect {
-		db, err := c.openPool(d, c.DSN)
+		db, err := c.openPool(d, c.DSN, notices)
 		return db, nil, err
 	}
 	dsn, memory := sqliteDSN(env, c.DSN)
-	db, err := c.openPool(d, dsn)
+	db, err := c.openPool(d, dsn, nil)
 	if err != nil || memory {
 		return db, nil, err
 	}
-	ro, err := c.openPool(d, dsn+"&_pragma=query_only(1)")
+	ro, err := c.openPool(d, dsn+"&_pragma=query_only(1)", nil)
 	if err != nil {
 		_ = db.Close()
 		return nil, nil, err
@@ -119,8 +124,9 @@ func (c *BackendConfig) openPools(env handlers.BuildEnv, d *dialect) (*sql.DB, *
 	return db, ro, nil
 }
 
-// openPool makes the driver's pool with the configured limits.
-func (c *BackendConfig) openPool(d *dialect, dsn string) (*sql.DB, error) {
+// openPool makes the driver's pool with the configured limits; a postgres
+// pool's notices go to notices.
+func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter) (*sql.DB, error) {
 	var db *sql.DB
 	maxOpen := c.MaxOpen
 	switch d {
@@ -136,6 +142,9 @@ func (c *BackendConfig) openPool(d *dialect, dsn string) (*sql.DB, error) {
 		cfg, err := pgx.ParseConfig(dsn)
 		if err != nil {
 			return nil, fmt.Errorf("invalid postgres DSN: %w", err)
+		}
+		if notices != nil {
+			cfg.OnNotice = notices.onNotice
 		}
 		db = stdlib.OpenDB(*cfg)
 	case mysqlDialect:

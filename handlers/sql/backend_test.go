@@ -138,3 +138,25 @@ func TestPoolLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestNoticeLevel(t *testing.T) {
+	t.Parallel()
+	for severity, want := range map[string]slog.Level{
+		"DEBUG": slog.LevelDebug, "DEBUG1": slog.LevelDebug, "LOG": slog.LevelInfo, "INFO": slog.LevelInfo,
+		"NOTICE": slog.LevelInfo, "WARNING": slog.LevelWarn, "ERROR": slog.LevelError, "": slog.LevelInfo,
+	} {
+		if got := noticeLevel(severity); got != want {
+			t.Errorf("noticeLevel(%q) = %v, want %v", severity, got, want)
+		}
+	}
+}
+
+func TestNoticeOutsideCall(t *testing.T) {
+	t.Parallel()
+	var buf strings.Builder
+	r := newNoticeRouter(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	r.onNotice(&pgconn.PgConn{}, &pgconn.Notice{Severity: "NOTICE", Code: "00000", Message: "stray"})
+	if !strings.Contains(buf.String(), "msg=\"database notice outside any call\"") || !strings.Contains(buf.String(), "message=stray") {
+		t.Errorf("operator log = %q, want the stray notice at debug", buf.String())
+	}
+}

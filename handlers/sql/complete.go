@@ -20,7 +20,7 @@ func (h *handler) Complete(ctx context.Context, c *handlers.Call) ([]string, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	results, err := h.run(ctx, args)
+	results, err := h.run(ctx, c.Notify, args)
 	if err != nil {
 		return nil, h.explain(ctx, err)
 	}

@@ -94,6 +94,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	h.server = &serverState{}
 	if d, ok := db.(*DB); ok {
 		h.server = &d.server
+		h.notices = d.notices
 	}
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout

@@ -35,6 +35,9 @@ type handler struct {
 	// server is what the backend learned about its server, shared by its
 	// handlers.
 	server *serverState
+	// notices routes the backend's notices to the calls (postgres; nil
+	// elsewhere).
+	notices *noticeRouter
 }
 
 // step is one statement of a handler.
@@ -76,7 +79,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
-	results, err := h.run(ctx, args)
+	results, err := h.run(ctx, c.Notify, args)
 	if err != nil {
 		return nil, h.explain(ctx, err)
 	}
@@ -133,8 +136,9 @@ func (h *handler) bind(args map[string]any) (map[string]any, error) {
 	return out, nil
 }
 
-// run executes the steps on one connection, in one transaction.
-func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, error) {
+// run executes the steps on one connection, in one transaction; what the
+// database says meanwhile (notices, and what each statement did) goes to n.
+func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]any) ([]*stepResult, error) {
 	pool, enforced, err := h.db.Pool(ctx, h.readOnly)
 	if err != nil {
 		return nil, err
@@ -152,6 +156,7 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
+	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
 	s := &session{pool: pool, conn: conn, readOnly: h.readOnly && !enforced, timeout: h.timeout, server: h.server}
 	defer h.dialect.end(s)
 	opCtx, stop := ctx, func() {}
@@ -168,6 +173,7 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 	results := make([]*stepResult, len(h.steps))
 	for i, st := range h.steps {
 		stmt := tx.StmtContext(opCtx, prepared[i])
+		start := time.Now()
 		results[i], err = h.step(opCtx, stmt, i, st, args)
 		_ = stmt.Close()
 		if err != nil {
@@ -176,6 +182,7 @@ func (h *handler) run(ctx context.Context, args map[string]any) ([]*stepResult, 
 			}
 			return nil, err
 		}
+		h.logStep(ctx, n, i, results[i], time.Since(start))
 	}
 	stop() // the transaction ends uninterrupted
 	if h.readOnly {
