@@ -240,7 +240,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if h.page != nil && h.page.follow {
 		res, err = h.follow(ctx, c, vars, out)
 	} else {
-		res, err = h.once(ctx, vars, out)
+		res, err = h.once(ctx, c.Notify, vars, out)
 	}
 	if err != nil {
 		if context.Cause(ctx) == errTimeout { // the call failed because time ran out
@@ -255,8 +255,8 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 var errTimeout = errors.New("timeout")
 
 // once sends one request and renders its response.
-func (h *handler) once(ctx context.Context, vars map[string]any, out *outgoing) (*handlers.Result, error) {
-	resp, err := h.do(ctx, out)
+func (h *handler) once(ctx context.Context, n handlers.Notifier, vars map[string]any, out *outgoing) (*handlers.Result, error) {
+	resp, err := h.do(ctx, n, out)
 	if err != nil {
 		return nil, err
 	}

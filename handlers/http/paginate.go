@@ -74,7 +74,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 	pg := h.page
 	items := []any{}
 	for page := 1; ; page++ {
-		resp, err := h.do(ctx, out)
+		resp, err := h.do(ctx, c.Notify, out)
 		if err != nil {
 			return nil, err
 		}
@@ -95,6 +95,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 			return nil, fmt.Errorf("pagination.items: page %d gave %s, not a list", page, describe(got))
 		}
 		items = append(items, list...)
+		h.logPage(ctx, c.Notify, out, page, len(list), len(items))
 		c.Notify.Progress(ctx, float64(page), float64(pg.maxPages), fmt.Sprintf("fetched page %d", page))
 		next, err := pg.nextOf(vars)
 		if err != nil {

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
 )
 
 // response is what came back from one request.
@@ -21,13 +23,13 @@ type response struct {
 	url       *url.URL
 }
 
-// do sends out, retrying as the limits allow. It returns an error only when
-// no response arrived.
-func (h *handler) do(ctx context.Context, out *outgoing) (*response, error) {
+// do sends out, retrying as the limits allow, and tells n about each
+// request and retry. It returns an error only when no response arrived.
+func (h *handler) do(ctx context.Context, n handlers.Notifier, out *outgoing) (*response, error) {
 	retryable := isIdempotent(h.method) || h.idempotent
 	reauth := h.be.auth != nil && h.be.auth.oauth != nil
 	for attempt := 0; ; attempt++ {
-		resp, err := h.attempt(ctx, out)
+		resp, err := h.attempt(ctx, n, out)
 		if err == nil && resp.status == http.StatusUnauthorized && reauth {
 			// the cached token may have been revoked: fetch a new one, once
 			h.be.auth.oauth.invalidate()
@@ -42,6 +44,7 @@ func (h *handler) do(ctx context.Context, out *outgoing) (*response, error) {
 		if d, ok := ctx.Deadline(); wait < 0 || (ok && time.Until(d) < wait) {
 			return resp, err
 		}
+		h.logRetry(ctx, n, out, resp, err, attempt+2, wait)
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -53,13 +56,21 @@ func (h *handler) do(ctx context.Context, out *outgoing) (*response, error) {
 }
 
 // attempt sends out once and reads the response body up to the cap.
-func (h *handler) attempt(ctx context.Context, out *outgoing) (*response, error) {
+func (h *handler) attempt(ctx context.Context, n handlers.Notifier, out *outgoing) (*response, error) {
 	req := out.request(ctx)
 	if a := h.be.auth; a != nil {
 		if err := a.apply(ctx, req); err != nil {
 			return nil, noRetry{err}
 		}
 	}
+	start := time.Now()
+	r, err := h.receive(req)
+	h.logSent(ctx, n, out, r, err, time.Since(start))
+	return r, err
+}
+
+// receive sends req and reads the response body up to the cap.
+func (h *handler) receive(req *http.Request) (*response, error) {
 	resp, err := h.be.send(req)
 	if err != nil {
 		// scheme and host only: the path and query may carry secrets
