@@ -159,8 +159,26 @@ type Notifier interface {
 	Progress(ctx context.Context, progress, total float64, msg string)
 }
 
+// LevelEnabler is implemented by Notifiers that know which log levels the
+// client wants, so that handlers can skip building messages nobody reads.
+type LevelEnabler interface {
+	Enabled(ctx context.Context, level slog.Level) bool
+}
+
+// LogEnabled reports whether n would send a log at level; true when n
+// cannot tell.
+func LogEnabled(ctx context.Context, n Notifier, level slog.Level) bool {
+	if le, ok := n.(LevelEnabler); ok {
+		return le.Enabled(ctx, level)
+	}
+	return true
+}
+
 // Nop is a Notifier that drops everything.
 type Nop struct{}
+
+// Enabled reports false: nothing is sent.
+func (Nop) Enabled(context.Context, slog.Level) bool { return false }
 
 // Log drops the message.
 func (Nop) Log(context.Context, slog.Level, string, map[string]any) {}

@@ -157,6 +157,19 @@ type notifier struct {
 	req      *mcp.CallToolRequest
 	logger   string
 	progress float64
+	levels   *mcp.LoggingHandler // made on first use, to read the session's level
+}
+
+// Enabled reports whether the client wants logs at level: the level it set
+// with logging/setLevel, or the one its request carries.
+func (n *notifier) Enabled(ctx context.Context, level slog.Level) bool {
+	if n.req.Session == nil {
+		return false
+	}
+	if n.levels == nil {
+		n.levels = mcp.NewLoggingHandler(n.req.Session, nil)
+	}
+	return n.levels.Enabled(ctx, level)
 }
 
 var levels = map[slog.Level]mcp.LoggingLevel{

@@ -24,6 +24,9 @@ import (
 // logSent reports one request: its status, or why no response came, and
 // how long it took.
 func (h *handler) logSent(ctx context.Context, n handlers.Notifier, out *outgoing, resp *response, err error, took time.Duration) {
+	if !handlers.LogEnabled(ctx, n, slog.LevelDebug) {
+		return // the usual case, on every call: build nothing
+	}
 	path := h.logPath(out.url)
 	data := map[string]any{"method": out.method, "path": path, "duration_ms": millis(took)}
 	var msg string
