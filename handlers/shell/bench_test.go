@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
 )
 
 // The cost of a tool call over running the program directly: compare
@@ -67,4 +69,24 @@ func BenchmarkRatio(b *testing.B) {
 	b.ReportMetric(float64(call.Nanoseconds())/float64(b.N), "call-ns/op")
 	b.ReportMetric(float64(direct.Nanoseconds())/float64(b.N), "exec-ns/op")
 	b.ReportMetric(float64(call)/float64(direct), "call/exec")
+}
+
+// BenchmarkProgress is the cost of reading progress from 100000 lines of
+// stdout: compare lines with none.
+func BenchmarkProgress(b *testing.B) {
+	for _, bb := range []struct{ name, handler string }{
+		{"none", "command: [seq, '100000']"},
+		{"lines", "command: [seq, '100000']\nprogress: {lines: true}"},
+		{"pattern", "command: [seq, '100000']\nprogress: {pattern: '(?P<done>\\d+)', from: stdout}"},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			srv := build(b, tool(nil, bb.handler))
+			ctx := context.Background()
+			for b.Loop() {
+				if res, err := srv.CallTool(ctx, "t", []byte(`{}`), handlers.Nop{}); err != nil || res.IsError {
+					b.Fatalf("call failed: %v %v", err, res)
+				}
+			}
+		})
+	}
 }

@@ -39,6 +39,9 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	ok = c.program(env, h) && ok
 	ok = c.buildEnv(env, h) && ok
 	ok = c.checkLimits(env) && ok
+	var progressOK bool
+	h.progress, progressOK = c.buildProgress(env)
+	ok = progressOK && ok
 	h.dir = c.workDir(env)
 	if !c.Stdin.IsZero() {
 		h.stdin = env.Compile("stdin", c.Stdin, nil)

@@ -103,6 +103,41 @@ type Config struct {
 	// empty result rather than an error. Any other status makes an error
 	// result holding the status and the end of stderr.
 	OkExitCodes []int `yaml:"ok_exit_codes,omitempty"`
+	// Progress reports how far the command has got while it runs, when the
+	// client asked for progress (with a progress token), read from its
+	// output line by line: `{lines: true}` counts lines, `{pattern:
+	// '(?P<done>\d+)/(?P<total>\d+)'}` reads the numbers from lines that
+	// match. Give exactly one of `lines` and `pattern`. A line ends at a
+	// newline or a carriage return (as progress bars redraw); blank lines
+	// are skipped. Each report carries its line (trimmed, at most 200
+	// bytes, secrets redacted) as the message. When the client is slower
+	// than the command, the reports it has not taken yet are merged so that
+	// the command never waits; the latest still arrives. Without
+	// `progress`, a shell tool reports no progress.
+	Progress *Progress `yaml:"progress,omitempty"`
+}
+
+// Progress says how to read a command's progress from its output.
+type Progress struct {
+	// Lines makes each line a step: progress is the number of lines so
+	// far, e.g. for a command that prints one line per item it handled.
+	Lines bool `yaml:"lines,omitempty"`
+	// Pattern is a regular expression (Go syntax, RE2) matched against
+	// each line; lines that do not match are not progress. Its named group
+	// `done` (required) is the progress so far and `total` (optional) the
+	// total, both numbers: `(?P<done>\d+)/(?P<total>\d+)` reads "3/10",
+	// `(?P<done>[\d.]+)%` reads "42.5%" (with `total: 100`).
+	Pattern string `yaml:"pattern,omitempty"`
+	// From is the stream read: `stdout` or `stderr`. Defaults to stdout
+	// with `lines` and to stderr with `pattern`, where programs write
+	// their progress to keep it out of their result. stdout past
+	// `max_output` is not read, so it reports nothing more; stderr lines
+	// are still sent as debug logs as well.
+	From string `yaml:"from,omitempty" jsonschema:"enum=stdout,enum=stderr"`
+	// Total is the total when the output does not give one (`lines`, or a
+	// pattern without a `total` group), e.g. 100 for a percentage. Leave
+	// it out when the total is not known.
+	Total float64 `yaml:"total,omitempty"`
 }
 
 // Kind is the shell backend kind.

@@ -64,6 +64,18 @@ func TestDiagnostics(t *testing.T) {
 			`mcpgen.yaml:11:7: tools[0].handler: unknown field "timout"; did you mean "timeout"?`}},
 		{"bad duration", "command: [ls]\ntimeout: soon", []string{
 			`mcpgen.yaml:11:16: tools[0].handler.timeout: expected a duration such as 500ms, 30s or 2m, got "soon"`}},
+		{"progress pattern is not a regexp", "command: [ls]\nprogress: {pattern: '(?P<done>\\d+'}", []string{
+			"mcpgen.yaml:11:27: tools[0].handler.progress.pattern: not a regular expression: missing closing ): `(?P<done>\\d+`"}},
+		{"progress pattern without done", "command: [ls]\nprogress:\n  pattern: '(\\d+)/(?P<total>\\d+)'", []string{
+			`mcpgen.yaml:12:18: tools[0].handler.progress.pattern: the pattern needs a group named done for the progress so far, as in (?P<done>\d+)/(?P<total>\d+)`}},
+		{"progress with neither lines nor pattern", "command: [ls]\nprogress: {from: stderr}", []string{
+			"mcpgen.yaml:11:17: tools[0].handler.progress: progress needs `lines: true` (each line is a step) or a `pattern` with a (?P<done>...) group"}},
+		{"progress with lines and pattern", "command: [ls]\nprogress: {lines: true, pattern: x}", []string{
+			"mcpgen.yaml:11:40: tools[0].handler.progress.pattern: give either lines or pattern, not both"}},
+		{"negative progress total", "command: [ls]\nprogress: {lines: true, total: -1}", []string{
+			"mcpgen.yaml:11:38: tools[0].handler.progress.total: the total cannot be negative"}},
+		{"progress from elsewhere", "command: [ls]\nprogress: {lines: true, from: stdin}", []string{
+			`mcpgen.yaml:11:37: tools[0].handler.progress.from: expected one of stdout, stderr, got "stdin"`}},
 		{"missing program is a warning", "command: [no-such-program-mcpgen]", []string{
 			`mcpgen.yaml:10:17: warning: tools[0].handler.command[0]: program "no-such-program-mcpgen" not found on PATH`}},
 		{"missing dir is a warning", "command: [ls]\ndir: no/such/dir", []string{

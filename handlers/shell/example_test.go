@@ -71,6 +71,17 @@ func TestExample(t *testing.T) {
 			}
 		})
 	}
+	t.Run("checksum_files", func(t *testing.T) {
+		var r progressRecorder
+		res, err := srv.CallTool(context.Background(), "checksum_files", []byte(`{"files": ["notes.txt", "src/main.go"]}`), &r)
+		if text := handlertest.Text(res); err != nil || res.IsError || lines(text) != 2 || !strings.HasSuffix(text, " src/main.go\n") {
+			t.Errorf("isError=%v %v, unexpected result:\n%s", res.IsError, err, text)
+		}
+		want := []reported{{1, 2, "1/2 notes.txt"}, {2, 2, "2/2 src/main.go"}}
+		if diff := cmp.Diff(want, r.reports()); diff != "" {
+			t.Errorf("progress (-want +got):\n%s", diff)
+		}
+	})
 	t.Run("file_stats", func(t *testing.T) {
 		res := handlertest.Call(t, context.Background(), srv, "file_stats", `{"file": "-dash.txt"}`)
 		want := map[string]any{"lines": int64(2), "words": int64(3), "bytes": int64(6)}

@@ -30,6 +30,7 @@ type handler struct {
 	json       bool
 	okCodes    []int
 	allowFlags bool
+	progress   *progressSpec // nil: no progress reports
 	redact     func(string) string
 
 	closeOnce sync.Once

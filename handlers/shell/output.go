@@ -44,15 +44,20 @@ const (
 	stoppedByClose
 )
 
-// readCapped reads r up to max bytes. Past max it closes r, so the writer
-// gets a broken pipe instead of blocking, and reports the truncation.
-func readCapped(r io.ReadCloser, max int64) ([]byte, bool) {
-	b, _ := io.ReadAll(io.LimitReader(r, max+1))
-	if int64(len(b)) <= max {
+// readCapped reads r up to max bytes, passing them to pr as they come if
+// pr is not nil. Past max it closes r, so the writer gets a broken pipe
+// instead of blocking, and reports the truncation.
+func readCapped(r io.ReadCloser, max int64, pr *progress) ([]byte, bool) {
+	var kept io.Reader = io.LimitReader(r, max)
+	if pr != nil {
+		kept = io.TeeReader(kept, pr)
+	}
+	b, _ := io.ReadAll(kept)
+	if n, _ := io.ReadFull(r, make([]byte, 1)); n == 0 {
 		return b, false
 	}
 	_ = r.Close()
-	return b[:max], true
+	return b, true
 }
 
 // stderrLog sends stderr lines to the client from a goroutine of its own,
@@ -74,15 +79,18 @@ func (h *handler) startLog(ctx context.Context, n handlers.Notifier) *stderrLog 
 	return l
 }
 
-// logStderr queues each line of r for the client and returns the end of
-// the stream.
-func logStderr(r io.Reader, l *stderrLog) []byte {
+// logStderr queues each line of r for the client, passes r to pr if it is
+// not nil, and returns the end of the stream.
+func logStderr(r io.Reader, l *stderrLog, pr *progress) []byte {
 	defer close(l.lines)
 	br := bufio.NewReaderSize(r, maxLogLine)
 	var tail []byte
 	for lines := 1; ; lines++ {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 0 {
+			if pr != nil {
+				_, _ = pr.Write(line)
+			}
 			tail = append(tail, line...)
 			if len(tail) > 2*stderrTail {
 				tail = slices.Clone(tail[len(tail)-stderrTail:])

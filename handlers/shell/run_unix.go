@@ -44,19 +44,24 @@ func (h *handler) run(ctx context.Context, inv *invocation, n handlers.Notifier)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", inv.argv[0], err)
 	}
-	o, log := &outcome{}, h.startLog(ctx, n)
+	o, log, pr := &outcome{}, h.startLog(ctx, n), h.startProgress(ctx, n)
 	var wg sync.WaitGroup
-	wg.Go(func() { o.stdout, o.truncated = readCapped(p.out, h.maxOutput) })
-	wg.Go(func() { o.stderr = logStderr(p.err, log) })
+	wg.Go(func() { o.stdout, o.truncated = readCapped(p.out, h.maxOutput, pr.reader(false)) })
+	wg.Go(func() { o.stderr = logStderr(p.err, log, pr.reader(true)) })
 	if p.in != nil {
 		wg.Go(func() { writeStdin(p.in, inv.stdin) })
 	}
 	o.state, o.stopped = h.wait(ctx, cmd)
 	killGroup(cmd.Process.Pid) // background processes the command left behind
 	drain(&wg, p)
-	select { // logs go before the result, unless the client is stuck
-	case <-log.done:
-	case <-time.After(waitDelay):
+	pr.close()
+	// logs and progress go before the result, unless the client is stuck
+	timeout := time.After(waitDelay)
+	for _, done := range []<-chan struct{}{log.done, pr.finished()} {
+		select {
+		case <-done:
+		case <-timeout:
+		}
 	}
 	return o, nil
 }
