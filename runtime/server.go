@@ -36,6 +36,7 @@ type Server struct {
 	// watchEvery is how often file-backed resources are checked (tests).
 	watchEvery time.Duration
 	backends   map[string]any // opened shared backends, by name
+	logLevels  logLevels      // what each session asked for
 }
 
 func newServer(logger *slog.Logger) *Server {
@@ -125,6 +126,7 @@ func (s *Server) MCP() *mcp.Server {
 		opts.CompletionHandler = s.complete
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title}, opts)
+	srv.AddReceivingMiddleware(s.logLevels.middleware)
 	for _, t := range s.tools {
 		srv.AddTool(t.def, s.toolHandler(t))
 	}
@@ -148,7 +150,7 @@ func (s *Server) MCP() *mcp.Server {
 
 func (s *Server) toolHandler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name}), nil
+		return s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name, levels: &s.logLevels}), nil
 	}
 }
 
@@ -157,19 +159,12 @@ type notifier struct {
 	req      *mcp.CallToolRequest
 	logger   string
 	progress float64
-	levels   *mcp.LoggingHandler // made on first use, to read the session's level
+	levels   *logLevels
 }
 
-// Enabled reports whether the client wants logs at level: the level it set
-// with logging/setLevel, or the one its request carries.
-func (n *notifier) Enabled(ctx context.Context, level slog.Level) bool {
-	if n.req.Session == nil {
-		return false
-	}
-	if n.levels == nil {
-		n.levels = mcp.NewLoggingHandler(n.req.Session, nil)
-	}
-	return n.levels.Enabled(ctx, level)
+// Enabled reports whether the client wants logs at level.
+func (n *notifier) Enabled(_ context.Context, level slog.Level) bool {
+	return n.levels != nil && n.levels.enabled(n.req, level)
 }
 
 var levels = map[slog.Level]mcp.LoggingLevel{

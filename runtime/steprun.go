@@ -27,9 +27,6 @@ var errNoSession = errors.New("this step needs an MCP client session")
 // noSession runs steps for a call made outside any MCP session.
 type noSession struct{ handlers.Notifier }
 
-var slogLevels = map[mcp.LoggingLevel]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo,
-	"notice": slog.LevelInfo, "warning": slog.LevelWarn}
-
 func (n noSession) logAt(ctx context.Context, level mcp.LoggingLevel, _ string, data any) {
 	l, ok := slogLevels[level]
 	if !ok {

@@ -98,6 +98,9 @@ func noticeLevel(severity string) slog.Level {
 // logStep tells the client, at debug level, what statement i did and how
 // long it took; never the values bound to it.
 func (h *handler) logStep(ctx context.Context, n handlers.Notifier, i int, r *stepResult, took time.Duration) {
+	if !handlers.LogEnabled(ctx, n, slog.LevelDebug) {
+		return // the usual case: build nothing
+	}
 	data := map[string]any{"statement": i + 1, "duration_ms": float64(took.Microseconds()) / 1000}
 	var msg string
 	if r.exec {

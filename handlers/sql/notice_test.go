@@ -31,6 +31,9 @@ type recorder struct {
 	logs []logEntry
 }
 
+// Enabled wants every level, so that debug logs are built and recorded.
+func (r *recorder) Enabled(context.Context, slog.Level) bool { return true }
+
 func (r *recorder) Log(_ context.Context, level slog.Level, msg string, data map[string]any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
