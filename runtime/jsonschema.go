@@ -135,10 +135,16 @@ func (s *schema) ready() error {
 // validate checks v (decoded with decodeJSON) against the schema. The error
 // names every failing location and rule, for a model to correct its call.
 func (s *schema) validate(v any) error {
+	return s.validateNumbers(toValidatable(v))
+}
+
+// validateNumbers is validate for a value whose numbers are json.Number
+// already, as decodeNumbers leaves them: nothing is copied.
+func (s *schema) validateNumbers(v any) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	err := s.compiled.Validate(toValidatable(v))
+	err := s.compiled.Validate(v)
 	if err == nil {
 		return nil
 	}
@@ -196,6 +202,15 @@ func toValidatable(v any) any {
 
 // decodeJSON decodes JSON with whole numbers as int64 and others as float64.
 func decodeJSON(raw []byte) (any, error) {
+	v, err := decodeNumbers(raw)
+	if err != nil {
+		return nil, err
+	}
+	return fromNumbers(v), nil
+}
+
+// decodeNumbers decodes JSON with numbers left as json.Number.
+func decodeNumbers(raw []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
@@ -205,7 +220,7 @@ func decodeJSON(raw []byte) (any, error) {
 	if d.More() {
 		return nil, errors.New("unexpected data after the JSON value")
 	}
-	return fromNumbers(v), nil
+	return v, nil
 }
 
 func fromNumbers(v any) any {

@@ -239,7 +239,7 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	}
 	args := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
-		v, err := decodeJSON(raw)
+		v, err := decodeNumbers(raw) // validated as decoded, then typed in place
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
 		}
@@ -249,9 +249,10 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 		}
 		args = m
 	}
-	if err := t.in.validate(args); err != nil {
+	if err := t.in.validateNumbers(args); err != nil {
 		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
 	}
+	fromNumbers(args)
 	props, _ := t.in.doc["properties"].(map[string]any)
 	for name, p := range props {
 		p, _ := p.(map[string]any)
