@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -148,7 +149,7 @@ func (b *builder) unique(f *File, what, name, path string) bool {
 
 // openBackends opens the shared backends of f.
 func (b *builder) openBackends(f *File) {
-	for _, name := range sortedKeys(f.Config.Backends) {
+	for _, name := range slices.Sorted(maps.Keys(f.Config.Backends)) {
 		h := f.Config.Backends[name]
 		path := "backends." + name
 		if h == nil {
@@ -230,7 +231,7 @@ func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types
 		switch {
 		case !ok:
 			b.diag(f, Error, path+".backend", fmt.Sprintf("unknown backend %q", h.Backend),
-				suggest.DidYouMean(h.Backend, sortedKeys(b.backends)))
+				suggest.DidYouMean(h.Backend, slices.Sorted(maps.Keys(b.backends))))
 			return nil
 		case entry.broken:
 			return nil // its problems are reported where it is defined
@@ -458,13 +459,4 @@ func splitPath(path string) []string {
 		}
 	}
 	return segs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

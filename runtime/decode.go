@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -192,15 +193,6 @@ func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
 	return fields, order
 }
 
-func slicesContains(s []string, x string) bool {
-	for _, e := range s {
-		if e == x {
-			return true
-		}
-	}
-	return false
-}
-
 func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
 		return
@@ -230,7 +222,7 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			!dc.unset[resolveAlias(val)] {
 			dc.d.at(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
-		if s := fv.String(); f.enum != nil && s != "" && !slicesContains(f.enum, s) {
+		if s := fv.String(); f.enum != nil && s != "" && !slices.Contains(f.enum, s) {
 			dc.d.at(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
 				suggest.DidYouMean(s, f.enum))
 		}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -76,7 +77,7 @@ func (s *schema) defaultProblems() []defaultProblem {
 	}
 	walk(ve)
 	var out []defaultProblem
-	for _, name := range sortedKeys(found) {
+	for _, name := range slices.Sorted(maps.Keys(found)) {
 		out = append(out, defaultProblem{name, strings.Join(slices.Compact(found[name]), "; ")})
 	}
 	return out

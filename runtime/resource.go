@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr/types"
@@ -81,7 +83,7 @@ func (b *builder) resources(f *File) {
 		res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
 			Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
 		for v := range r.Complete {
-			if !contains(res.vars, v) {
+			if !slices.Contains(res.vars, v) {
 				b.diag(f, Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
 			}
 		}
@@ -100,10 +102,10 @@ func (b *builder) resources(f *File) {
 
 // templateCompleters builds the complete_from handlers of a template's variables.
 func (b *builder) templateCompleters(f *File, path string, res *resource, r *spec.ResourceTemplate) {
-	for _, v := range sortedKeys(r.CompleteFrom) {
+	for _, v := range slices.Sorted(maps.Keys(r.CompleteFrom)) {
 		p := path + ".complete_from." + v
 		switch {
-		case !contains(res.vars, v):
+		case !slices.Contains(res.vars, v):
 			b.diag(f, Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
 		case len(r.Complete[v]) > 0:
 			b.errorf(f, p, "give either complete or complete_from for %q, not both", v)
@@ -116,15 +118,6 @@ func (b *builder) templateCompleters(f *File, path string, res *resource, r *spe
 			}
 		}
 	}
-}
-
-func contains(s []string, x string) bool {
-	for _, e := range s {
-		if e == x {
-			return true
-		}
-	}
-	return false
 }
 
 // source compiles where a resource's contents come from.

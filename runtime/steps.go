@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/expr-lang/expr/types"
@@ -51,7 +52,7 @@ func (b *builder) steps(f *File, path string, t *spec.Tool, roots map[string][]s
 			continue
 		}
 		if s.as != "" {
-			if contains(names, s.as) {
+			if slices.Contains(names, s.as) {
 				b.errorf(f, p, "step result %q is named twice", s.as)
 			}
 			names = append(names, s.as)

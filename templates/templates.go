@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template"
@@ -255,7 +256,7 @@ func (c *checker) field(n parse.Node, ident []string) {
 	switch {
 	case !ok:
 		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
-	case below != nil && len(ident) > 1 && !contains(below, ident[1]):
+	case below != nil && len(ident) > 1 && !slices.Contains(below, ident[1]):
 		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
 	}
 }
@@ -277,13 +278,4 @@ func (c *checker) fail(n parse.Node, back int, msg, hint string) {
 		col = pos - strings.LastIndex(before, "\n")
 	}
 	c.err = &Error{Line: line, Col: col, Msg: msg, Hint: hint}
-}
-
-func contains(s []string, x string) bool {
-	for _, e := range s {
-		if e == x {
-			return true
-		}
-	}
-	return false
 }

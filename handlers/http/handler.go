@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -211,20 +212,11 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 // compileParams compiles a mapping of names to values, sorted by name.
 func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value) []param {
 	var out []param
-	for _, name := range sortedKeys(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		v := m[name]
 		out = append(out, param{name: name, val: env.Compile(field+"."+name, &v, nil)})
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Call sends the tool's request and turns the response into a result.

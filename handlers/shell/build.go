@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -184,7 +185,7 @@ func (c *Config) buildEnv(env handlers.BuildEnv, h *handler) bool {
 			h.baseEnv[name] = v
 		}
 	}
-	for _, name := range sortedKeys(c.Env) {
+	for _, name := range slices.Sorted(maps.Keys(c.Env)) {
 		field := "env." + name
 		if !envName.MatchString(name) {
 			env.Diag(field, fmt.Sprintf("%q is not a variable name: use letters, digits and '_'", name))
@@ -200,15 +201,6 @@ func (c *Config) buildEnv(env handlers.BuildEnv, h *handler) bool {
 		h.env = append(h.env, envVar{name: name, field: field, v: ev})
 	}
 	return ok
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // checkLimits reports impossible exit codes. (The decoder checks output

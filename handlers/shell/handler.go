@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -167,7 +168,7 @@ func (h *handler) environ(vars map[string]any) ([]string, error) {
 		m[e.name] = s
 	}
 	env := make([]string, 0, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		env = append(env, k+"="+m[k])
 	}
 	return env, nil
