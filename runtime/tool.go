@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 
@@ -27,6 +28,33 @@ type tool struct {
 	content []*block
 	steps   []*step
 	isError bool
+	fill    []argFill // top-level arguments with a default or of type number
+}
+
+// argFill is what a call's arguments need after validation: a default for
+// an argument not passed, and a number kept a float even when it is whole.
+type argFill struct {
+	name       string
+	def        any
+	hasDefault bool
+	number     bool
+}
+
+// argFills reads, once, what decodeArgs applies on every call.
+func argFills(s *schema) []argFill {
+	if s == nil {
+		return nil
+	}
+	props, _ := s.doc["properties"].(map[string]any)
+	var out []argFill
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		p, _ := props[name].(map[string]any)
+		d, hasDefault := p["default"]
+		if f := (argFill{name: name, def: d, hasDefault: hasDefault, number: p["type"] == "number"}); f.hasDefault || f.number {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // toolName is what MCP clients accept as a tool name.
@@ -69,7 +97,7 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
 	}
-	tl := &tool{in: in, isError: t.Error}
+	tl := &tool{in: in, isError: t.Error, fill: argFills(in)}
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
 		if t.Handler == nil {
@@ -253,16 +281,12 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
 	}
 	fromNumbers(args)
-	props, _ := t.in.doc["properties"].(map[string]any)
-	for name, p := range props {
-		p, _ := p.(map[string]any)
-		if _, given := args[name]; !given {
-			if d, ok := p["default"]; ok {
-				args[name] = d
-			}
+	for _, f := range t.fill {
+		if _, given := args[f.name]; !given && f.hasDefault {
+			args[f.name] = f.def
 		}
-		if f, ok := args[name].(int64); ok && p["type"] == "number" {
-			args[name] = float64(f)
+		if i, ok := args[f.name].(int64); ok && f.number {
+			args[f.name] = float64(i)
 		}
 	}
 	return args, nil
