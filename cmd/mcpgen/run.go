@@ -89,8 +89,9 @@ func usageError(w io.Writer, cmd, msg string) int {
 }
 
 // parseFlags parses fs from args, allowing flags after positional
-// arguments, and returns the positional arguments. ok is false after a
-// usage error, which it has reported; help is true after -h.
+// arguments, and returns the positional arguments. done is true when the
+// command should stop with status: after -h (help printed, 0) or after a
+// usage error (reported, 2).
 func parseFlags(fs *flag.FlagSet, args []string, std stdio) (pos []string, status int, done bool) {
 	fs.SetOutput(io.Discard)
 	for {
