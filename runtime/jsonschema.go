@@ -78,21 +78,27 @@ func (sc *schemaCompiler) compileLazily(name string, raw []byte) (*schema, error
 // prepare checks the root of a schema and decodes it, leaving the
 // compilation in s.lazy.
 func (sc *schemaCompiler) prepare(name string, raw []byte) (*schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	plain, err := decodeJSON(raw) // numbers as int64/float64, for the expression types
 	if err != nil {
 		return nil, err
 	}
-	m, ok := doc.(map[string]any)
+	m, ok := plain.(map[string]any)
 	if !ok {
 		return nil, errors.New("a schema is a mapping")
 	}
 	if t, _ := m["type"].(string); t != "object" {
 		return nil, errors.New(`the root of a tool's schema must have type: object`)
 	}
-	plain, _ := decodeJSON(raw) // numbers as int64/float64, for the expression types
-	pm, _ := plain.(map[string]any)
-	s := &schema{raw: raw, doc: pm}
-	s.lazy = func() (*jsonschema.Schema, error) { return sc.compileDoc(name, doc) }
+	s := &schema{raw: raw, doc: m}
+	s.lazy = func() (*jsonschema.Schema, error) {
+		// the validator wants its own form of the document (numbers as
+		// json.Number); decoding it is part of the deferred work
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+		if err != nil {
+			return nil, err
+		}
+		return sc.compileDoc(name, doc)
+	}
 	return s, nil
 }
 

@@ -37,6 +37,7 @@ type Server struct {
 	watchEvery time.Duration
 	backends   map[string]any // opened shared backends, by name
 	logLevels  logLevels      // what each session asked for
+	toolsPage  int            // tools per tools/list page; 0 for toolsPageSize (tests)
 }
 
 func newServer(logger *slog.Logger) *Server {
@@ -127,8 +128,8 @@ func (s *Server) MCP() *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title}, opts)
 	srv.AddReceivingMiddleware(s.logLevels.middleware)
-	for _, t := range s.tools {
-		srv.AddTool(t.def, s.toolHandler(t))
+	if len(s.tools) > 0 {
+		srv.AddReceivingMiddleware(s.toolsMiddleware)
 	}
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -146,12 +147,6 @@ func (s *Server) MCP() *mcp.Server {
 		})
 	}
 	return srv
-}
-
-func (s *Server) toolHandler(t *tool) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name, levels: &s.logLevels}), nil
-	}
 }
 
 // notifier sends a call's logs and progress to the session that made it.

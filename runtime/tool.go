@@ -158,9 +158,11 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
 		if !slices.Contains(argTypes, a.Type) || !slices.Contains(argTypes, a.Items) {
 			return nil // reported when the file loaded
 		}
-		if _, err := regexp.Compile(a.Pattern); err != nil {
-			b.errorf(f, p+".pattern", "invalid regular expression: %v", err)
-			return nil
+		if a.Pattern != "" {
+			if _, err := regexp.Compile(a.Pattern); err != nil {
+				b.errorf(f, p+".pattern", "invalid regular expression: %v", err)
+				return nil
+			}
 		}
 		// the schema is compiled on first use: whatever would fail then
 		// must be caught here

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -67,6 +70,22 @@ func BenchmarkStartupBaseline(b *testing.B) {
 		ds = append(ds, startOnce(b, bin, "serve", cfg))
 	}
 	reportPercentiles(b, ds)
+}
+
+// BenchmarkStartupInProcess is BenchmarkStartup without the process: serve
+// reads the 200-tool config, builds it and answers initialize on stdio. It
+// is the config work alone, and what to profile (-cpuprofile) when startup
+// grows.
+func BenchmarkStartupInProcess(b *testing.B) {
+	cfg := manyTools(b, 200)
+	b.ReportAllocs()
+	for b.Loop() {
+		var out bytes.Buffer
+		std := stdio{in: strings.NewReader(initialize), out: &out, err: io.Discard}
+		if runServe(context.Background(), []string{cfg}, std) != exitOK || !strings.Contains(out.String(), `"result"`) {
+			b.Fatalf("no initialize response: %s", out.String())
+		}
+	}
 }
 
 func startOnce(b *testing.B, bin string, args ...string) time.Duration {

@@ -1,0 +1,97 @@
+package runtime
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// toolsPageSize is how many tools one tools/list page holds, as the go-sdk's
+// own default.
+const toolsPageSize = mcp.DefaultPageSize
+
+// toolsMiddleware answers tools/list and tools/call from the built tools.
+//
+// Registering a tool with the go-sdk (AddTool) re-encodes its input schema
+// twice, through a fresh 32 KiB decoder each time: for a config of hundreds
+// of tools that was a third of startup, for a check mcpgen has done already
+// when it loaded the file. The tools never change while serving, so they are
+// served from the list built once.
+func (s *Server) toolsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/list":
+			if r, ok := req.(*mcp.ListToolsRequest); ok {
+				return s.listTools(r)
+			}
+		case "tools/call":
+			if r, ok := req.(*mcp.CallToolRequest); ok {
+				return s.callTool(ctx, r)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// listTools answers one page of tools/list. The cursor is opaque to clients:
+// the position of the page's first tool.
+func (s *Server) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, error) {
+	start := 0
+	if req.Params != nil && req.Params.Cursor != "" {
+		var ok bool
+		if start, ok = decodeToolsCursor(req.Params.Cursor, len(s.tools)); !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+		}
+	}
+	page := s.toolsPage
+	if page <= 0 {
+		page = toolsPageSize
+	}
+	end := min(start+page, len(s.tools))
+	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, end-start)}
+	res.CacheScope = "public" // as the go-sdk answers: the list is the same for every client
+	for _, t := range s.tools[start:end] {
+		res.Tools = append(res.Tools, t.def)
+	}
+	if end < len(s.tools) {
+		res.NextCursor = encodeToolsCursor(end)
+	}
+	return res, nil
+}
+
+func encodeToolsCursor(pos int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("tools:" + strconv.Itoa(pos)))
+}
+
+func decodeToolsCursor(cursor string, n int) (int, bool) {
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || len(b) < len("tools:") || string(b[:len("tools:")]) != "tools:" {
+		return 0, false
+	}
+	pos, err := strconv.Atoi(string(b[len("tools:"):]))
+	if err != nil || pos <= 0 || pos >= n {
+		return 0, false
+	}
+	return pos, true
+}
+
+// callTool answers tools/call. An unknown tool is a protocol error (-32602),
+// as the go-sdk answers it; everything else is a tool result.
+func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if req.Params == nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
+	}
+	t, ok := s.toolIndex[req.Params.Name]
+	if !ok {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
+	}
+	res := s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name, levels: &s.logLevels})
+	if res.Content == nil {
+		res.Content = []mcp.Content{} // "content" is required: never null
+	}
+	return res, nil
+}
