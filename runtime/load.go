@@ -153,7 +153,8 @@ func parseYAML(data []byte, d diags) (*yaml.Node, bool) {
 const maxValues = 1 << 20
 
 // expandedSize counts the nodes of n with every alias expanded, stopping
-// early once past maxValues; sizes holds the sizes already counted.
+// early once past maxValues; sizes holds the sizes of anchored nodes
+// already counted (only they can be reached again, through an alias).
 func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
 	if n == nil {
 		return 0
@@ -161,8 +162,10 @@ func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
 	if n.Kind == yaml.AliasNode {
 		return expandedSize(n.Alias, sizes)
 	}
-	if s, ok := sizes[n]; ok {
-		return s
+	if n.Anchor != "" {
+		if s, ok := sizes[n]; ok {
+			return s
+		}
 	}
 	size := 1
 	for _, c := range n.Content {
@@ -170,7 +173,9 @@ func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
 			break
 		}
 	}
-	sizes[n] = size
+	if n.Anchor != "" {
+		sizes[n] = size
+	}
 	return size
 }
 

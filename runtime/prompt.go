@@ -38,7 +38,7 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
 	switch {
 	case p.Name == "": // the decoder reported it missing or empty
-	case !toolName.MatchString(p.Name):
+	case !validToolName(p.Name):
 		b.diag(f, Error, path+".name", fmt.Sprintf("invalid prompt name %q", p.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
 	default:

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/eval"
@@ -57,11 +58,30 @@ func argFills(s *schema) []argFill {
 	return out
 }
 
-// toolName is what MCP clients accept as a tool name.
-var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+// validToolName reports whether MCP clients accept name as a tool name:
+// 1 to 128 ASCII letters, digits, '_', '-' or '.'.
+func validToolName(name string) bool {
+	return len(name) <= 128 && nameOf(name, "_-.")
+}
 
-// portableName is what the strictest model APIs accept as a function name.
-var portableName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// portableName reports whether the strictest model APIs accept name as a
+// function name: 1 to 64 ASCII letters, digits, '_' or '-'.
+func portableName(name string) bool {
+	return len(name) <= 64 && nameOf(name, "_-")
+}
+
+// nameOf reports whether name is non-empty and made of ASCII letters,
+// digits and the bytes of punct. (A regexp with {1,128} would do, at the
+// price of a program 128 states long built when the package loads.)
+func nameOf(name, punct string) bool {
+	for i := range len(name) {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte(punct, c) >= 0) {
+			return false
+		}
+	}
+	return name != ""
+}
 
 func (b *builder) tools(f *File) {
 	for i, t := range f.Config.Tools {
@@ -81,11 +101,11 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	before := b.ds.Errors()
 	switch {
 	case t.Name == "": // the decoder reported it missing or empty
-	case !toolName.MatchString(t.Name):
+	case !validToolName(t.Name):
 		b.diag(f, Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
 	default:
-		if b.unique(f, "tool", t.Name, path+".name") && !portableName.MatchString(t.Name) {
+		if b.unique(f, "tool", t.Name, path+".name") && !portableName(t.Name) {
 			b.diag(f, Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
 				"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
 		}
