@@ -32,7 +32,7 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "call", "need a config file and a tool name")
 	}
 	files, name := pos[:len(pos)-1], pos[len(pos)-1]
-	srv, ds := runtime.Compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry()})
+	srv, ds := compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry()})
 	for _, d := range ds {
 		fmt.Fprintln(std.err, d)
 	}

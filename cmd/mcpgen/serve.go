@@ -31,7 +31,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	// stdout carries the protocol: operator logs go to stderr only.
 	logger := slog.New(slog.NewTextHandler(std.err, &slog.HandlerOptions{Level: lv}))
-	srv, ds := runtime.Compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger})
+	srv, ds := compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger})
 	for _, d := range ds {
 		fmt.Fprintln(std.err, d)
 	}

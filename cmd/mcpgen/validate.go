@@ -31,7 +31,7 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 	if !ok {
 		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", *format))
 	}
-	srv, ds := runtime.Compile(files, runtime.LoadOptions{SkipEnv: *skipEnv},
+	srv, ds := compile(files, runtime.LoadOptions{SkipEnv: *skipEnv},
 		runtime.BuildOptions{Registry: builtin.Registry()})
 	if srv != nil {
 		defer srv.Close()
