@@ -84,20 +84,52 @@ func nameOf(name, punct string) bool {
 }
 
 func (b *builder) tools(f *File) {
+	ahead := b.prepareAhead(f.Config.Tools)
 	for i, t := range f.Config.Tools {
 		path := fmt.Sprintf("tools[%d]", i)
 		if t == nil {
 			b.errorf(f, path, "empty tool")
 			continue
 		}
-		if tl := b.tool(f, path, t); tl != nil {
+		if tl := b.tool(f, path, t, ahead[i]); tl != nil {
 			b.srv.tools = append(b.srv.tools, tl)
 			b.srv.toolIndex[t.Name] = tl
 		}
 	}
 }
 
-func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
+// generated is a tool's input schema generated from its args.
+type generated struct {
+	s   *schema
+	err error
+}
+
+// prepareAhead generates and decodes the input schemas of the tools that
+// declare args, in order, on another goroutine: building one tool
+// (templates, expressions, handler) overlaps preparing the next one's
+// schema. Entry i receives tool i's schema; it is nil for a tool that
+// gives input_schema or has an empty argument (inputSchema then prepares
+// it itself, if at all). It only reads the tools.
+func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
+	out := make([]chan generated, len(tools))
+	var todo []int
+	for i, t := range tools {
+		if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
+			out[i] = make(chan generated, 1) // never blocks the goroutine
+			todo = append(todo, i)
+		}
+	}
+	go func() {
+		for _, i := range todo {
+			t := tools[i]
+			s, err := b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
+			out[i] <- generated{s, err}
+		}
+	}()
+	return out
+}
+
+func (b *builder) tool(f *File, path string, t *spec.Tool, ahead <-chan generated) *tool {
 	before := b.ds.Errors()
 	switch {
 	case t.Name == "": // the decoder reported it missing or empty
@@ -110,7 +142,7 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 				"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
 		}
 	}
-	in := b.inputSchema(f, path, t)
+	in := b.inputSchema(f, path, t, ahead)
 	b.checkDefaults(f, path, t, in)
 	// Without a schema, anything goes: one mistake is reported once.
 	var argsType types.Type = types.Map{types.Extra: types.Any}
@@ -153,7 +185,9 @@ func (b *builder) tool(f *File, path string, t *spec.Tool) *tool {
 	return tl
 }
 
-func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
+// inputSchema checks the tool's arguments and returns its input schema:
+// the one it gives, or the one generated from its args, received from ahead.
+func (b *builder) inputSchema(f *File, path string, t *spec.Tool, ahead <-chan generated) *schema {
 	switch {
 	case t.InputSchema != nil && len(t.Args) > 0:
 		b.errorf(f, path+".input_schema", "give either args or input_schema, not both")
@@ -191,12 +225,17 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool) *schema {
 		}
 	}
 	// The schema is generated, so it compiles; only its first call pays.
-	s, err := b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
-	if err != nil {
-		b.errorf(f, path+".args", "%v", err)
+	var g generated
+	if ahead != nil {
+		g = <-ahead
+	} else {
+		g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
+	}
+	if g.err != nil {
+		b.errorf(f, path+".args", "%v", g.err)
 		return nil
 	}
-	return s
+	return g.s
 }
 
 func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
