@@ -61,10 +61,13 @@ func Build(files []*File, opts BuildOptions) (*Server, Diagnostics) {
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]string{}, redact: &redactor{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
+	var credentials []string
 	for _, f := range files {
 		b.redact.add(f.Secrets...)
+		credentials = append(credentials, f.Credentials...)
 	}
 	b.srv.redact = b.redact
+	b.srv.mask = newMasker(credentials)
 	for _, f := range files {
 		b.server(f)
 		b.openBackends(f)

@@ -20,10 +20,16 @@ type decoder struct {
 	lookup  LookupEnv
 	skipEnv bool      // leave unset variables alone (validate on CI machines)
 	secrets *[]string // values taken from the environment
-	raw     bool      // scalars were expanded already: take them as they are
+	// credentials receives the values of secretRef references
+	credentials *[]string
+	raw         bool // scalars were expanded already: take them as they are
 	// unset holds the scalars that referred to a variable skipped as unset
 	// (SkipEnv): an empty value there is expected, not a mistake.
 	unset map[*yaml.Node]bool
+	// server is set while decoding what stays on the server (handlers,
+	// backends, file paths): elsewhere, values go to clients as they are,
+	// and a secret from the environment is refused.
+	server bool
 }
 
 var (
@@ -142,6 +148,7 @@ type fieldInfo struct {
 	index    []int
 	required bool
 	enum     []string // allowed values of a string field
+	server   bool     // tagged mcpgen:"server": never sent to clients
 }
 
 // structInfo is the YAML keys of a struct type, in declaration order.
@@ -177,7 +184,7 @@ func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
 				walk(f.Type, idx)
 				continue
 			}
-			info := fieldInfo{index: idx}
+			info := fieldInfo{index: idx, server: f.Tag.Get("mcpgen") == "server"}
 			for _, opt := range strings.Split(f.Tag.Get("jsonschema"), ",") {
 				if opt == "required" {
 					info.required = true
@@ -217,7 +224,13 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			continue
 		}
 		fv := v.FieldByIndex(f.index)
-		dc.decode(val, fv, p)
+		if f.server && !dc.server {
+			dc.server = true
+			dc.decode(val, fv, p)
+			dc.server = false
+		} else {
+			dc.decode(val, fv, p)
+		}
 		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode &&
 			!dc.unset[resolveAlias(val)] {
 			dc.d.at(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
@@ -279,7 +292,10 @@ func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, path string) {
 	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
 		return
 	}
+	server := dc.server
+	dc.server = true // a handler's settings never reach clients
 	n = dc.expandTree(n, path)
+	dc.server = server
 	h := spec.Handler{Body: n}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], resolveAlias(n.Content[i+1])

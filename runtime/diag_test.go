@@ -14,7 +14,8 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // goldenEnv is the environment the diagnostic goldens are loaded with.
-var goldenEnv = map[string]string{"SERVER_NAME": "demo", "TITLE_SUFFIX": "", "SECRET": "s3cr3t-value"}
+var goldenEnv = map[string]string{"SERVER_NAME": "demo", "TITLE_SUFFIX": "", "SECRET": "s3cr3t-value",
+	"API_TOKEN": "tok-123456", "REGION": "eu-west-1", "DATABASE_URL": "postgres://app:hunter22@db/shop"}
 
 // validateText is what `mcpgen validate path` prints: the diagnostics and
 // their summary, then "path: ok (...)" when the config builds.

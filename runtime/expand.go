@@ -14,17 +14,36 @@ type expandError struct {
 	msg string
 }
 
+// envRef is one well-formed environment reference in a scalar.
+type envRef struct {
+	name  string
+	off   int    // byte offset of its "${" in the scalar
+	value string // what the environment gave, if it was set and not empty
+}
+
+// values returns the values refs took from the environment: secrets to be
+// kept out of output.
+func values(refs []envRef) []string {
+	var out []string
+	for _, r := range refs {
+		if r.value != "" {
+			out = append(out, r.value)
+		}
+	}
+	return out
+}
+
 // expand replaces ${NAME} and ${NAME:-default} in s with values from lookup.
 // $${ stands for a literal ${, and ${{ opens an expression, which is left
-// alone. It returns the expanded text, the values substituted (secrets to be
-// kept out of output) and every problem found.
-func expand(s string, lookup LookupEnv, skipMissing bool) (string, []string, []expandError) {
+// alone. It returns the expanded text, every well-formed reference (set or
+// not) and every problem found.
+func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []expandError) {
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
 	}
 	var (
 		b    strings.Builder
-		used []string
+		refs []envRef
 		errs []expandError
 		i    int
 	)
@@ -69,13 +88,14 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []string, []e
 			errs = append(errs, expandError{j, fmt.Sprintf("invalid environment reference ${%s}: a name is letters, digits and _", ref)})
 			continue
 		}
+		r := envRef{name: name, off: j}
 		if v, ok := lookup(name); ok && (v != "" || !hasDef) {
 			b.WriteString(v)
-			if v != "" {
-				used = append(used, v)
-			}
+			r.value = v
+			refs = append(refs, r)
 			continue
 		}
+		refs = append(refs, r)
 		if hasDef {
 			b.WriteString(def)
 			continue
@@ -84,7 +104,7 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []string, []e
 			errs = append(errs, expandError{j, fmt.Sprintf("${%s} is not set and has no default", name)})
 		}
 	}
-	return b.String(), used, errs
+	return b.String(), refs, errs
 }
 
 func validEnvName(s string) bool {

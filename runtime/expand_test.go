@@ -50,7 +50,8 @@ func TestExpand(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, used, errs := expand(tt.in, env, tt.skip)
+			got, refs, errs := expand(tt.in, env, tt.skip)
+			used := values(refs)
 			if got != tt.want {
 				t.Errorf("expand(%q) = %q, want %q", tt.in, got, tt.want)
 			}

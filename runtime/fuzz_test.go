@@ -95,7 +95,13 @@ func FuzzExpand(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, s string, skip bool) {
-		out, used, errs := expand(s, envMap(fuzzEnv), skip)
+		out, refs, errs := expand(s, envMap(fuzzEnv), skip)
+		used := values(refs)
+		for _, r := range refs {
+			if r.off < 0 || !strings.HasPrefix(s[r.off:], "${"+r.name) {
+				t.Errorf("expand(%q): reference %s at offset %d is not there", s, r.name, r.off)
+			}
+		}
 		if !strings.Contains(s, "${") && out != s {
 			t.Errorf("expand(%q) = %q without any reference", s, out)
 		}

@@ -37,9 +37,13 @@ type File struct {
 	Dir    string       // directory that relative paths in the file start from
 	Config *spec.Config // decoded contents
 	Root   *yaml.Node   // the document's root mapping, for positions
-	// Secrets are values the file took from the environment.
+	// Secrets are values the file took from the environment, masked in
+	// errors and logs.
 	Secrets []string
-	src     []byte // the file's contents, to place positions inside scalars
+	// Credentials are the secrets proper among them (by their variable's
+	// name, or a password in the value), masked in results too.
+	Credentials []string
+	src         []byte // the file's contents, to place positions inside scalars
 	// unset holds scalars whose variables were skipped as unset (SkipEnv).
 	unset map[*yaml.Node]bool
 }
@@ -86,7 +90,8 @@ func LoadBytes(path string, data []byte, opts LoadOptions, ds *Diagnostics) *Fil
 	}
 	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data}
 	f.unset = map[*yaml.Node]bool{}
-	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets, unset: f.unset}
+	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets, credentials: &f.Credentials,
+		unset: f.unset}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
 	// a missing or mistyped version has been reported by the decoder
 	if n := valueNode(root, "version"); n != nil && f.Config.Version != 1 && !reported(*ds, path, "version") {

@@ -203,7 +203,7 @@ func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.Read
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
+	return s.mask.readResult(&mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}), nil
 }
 
 // readFile reads a file confined to the resource's root: os.Root refuses

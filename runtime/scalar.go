@@ -18,7 +18,7 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 	if dc.raw {
 		return n.Value, false
 	}
-	s, used, errs := expand(n.Value, dc.lookup, dc.skipEnv)
+	s, refs, errs := expand(n.Value, dc.lookup, dc.skipEnv)
 	for _, e := range errs {
 		dc.d.add(Error, n, e.off, path, e.msg, "")
 	}
@@ -28,7 +28,20 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 		}
 	}
 	if dc.secrets != nil {
-		*dc.secrets = append(*dc.secrets, used...)
+		*dc.secrets = append(*dc.secrets, values(refs)...)
+	}
+	for _, r := range refs {
+		if secretRef(r) && r.value != "" && dc.credentials != nil {
+			*dc.credentials = append(*dc.credentials, r.value)
+		}
+	}
+	if !dc.server {
+		for _, r := range refs {
+			if secretRef(r) {
+				dc.d.add(Error, n, r.off, path, fmt.Sprintf("${%s} looks like a secret, and this field is sent to clients", r.name),
+					"use it in a handler or backend setting (headers, env, dsn), which clients never see")
+			}
+		}
 	}
 	return s, n.Style == 0 && s != n.Value
 }

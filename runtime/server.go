@@ -32,6 +32,7 @@ type Server struct {
 	templates []*resource
 	closers   []io.Closer
 	redact    *redactor
+	mask      *masker    // credentials, hidden in results; nil for none
 	http      *spec.HTTP // the config's server.http section, if any
 	// watchEvery is how often file-backed resources are checked (tests).
 	watchEvery time.Duration

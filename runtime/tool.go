@@ -354,9 +354,13 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 }
 
 // call runs the tool with raw JSON arguments. Everything a model can get
-// wrong comes back as a result with IsError set; the error return is only
-// for a canceled context.
+// wrong comes back as a result with IsError set. Credentials are masked in
+// whatever the result holds.
 func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
+	return s.mask.toolResult(s.run(ctx, t, raw, n))
+}
+
+func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
 	args, err := t.decodeArgs(raw)
 	if err != nil {
 		return errorResult(err.Error())

@@ -38,7 +38,7 @@ type Server struct {
 	// Instructions tell the client's model how to use this server.
 	Instructions string `yaml:"instructions,omitempty"`
 	// HTTP configures serving over Streamable HTTP (`mcpgen serve --http`).
-	HTTP *HTTP `yaml:"http,omitempty"`
+	HTTP *HTTP `yaml:"http,omitempty" mcpgen:"server"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

@@ -21,7 +21,7 @@ type Binary struct {
 	// Data is the content, base64-encoded. Exclusive with `file`.
 	Data string `yaml:"data,omitempty"`
 	// File is a path, relative to the config file, read when the config loads.
-	File string `yaml:"file,omitempty"`
+	File string `yaml:"file,omitempty" mcpgen:"server"`
 	// MimeType of the content, e.g. image/png or audio/wav. Guessed from the
 	// file name when omitted.
 	MimeType string `yaml:"mime_type,omitempty"`
@@ -39,7 +39,7 @@ type Embedded struct {
 	Blob string `yaml:"blob,omitempty"`
 	// File is a path, relative to the config file, whose bytes become the
 	// contents (text for text/* MIME types, blob otherwise).
-	File string `yaml:"file,omitempty"`
+	File string `yaml:"file,omitempty" mcpgen:"server"`
 }
 
 // Link is a resource link.

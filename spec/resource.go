@@ -53,10 +53,10 @@ type Source struct {
 	// File is a path (a template for resource templates) resolved inside
 	// `root`. Paths that leave the root, by `..` or through a symbolic link,
 	// are refused.
-	File string `yaml:"file,omitempty"`
+	File string `yaml:"file,omitempty" mcpgen:"server"`
 	// Root is the directory files are confined to, relative to the config
 	// file. Defaults to the config file's directory.
-	Root string `yaml:"root,omitempty"`
+	Root string `yaml:"root,omitempty" mcpgen:"server"`
 	// Handler fetches the contents from a backend.
 	Handler *Handler `yaml:"handler,omitempty"`
 }
