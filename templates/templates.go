@@ -173,8 +173,35 @@ func (t *Template) Constant() (string, bool) {
 
 var execPrefix = regexp.MustCompile(`^template: [^:]*:\d+:\d+: executing "[^"]*" at <([^>]*)>: `)
 
+// fieldError is text/template's message for a field of a value that has
+// none, such as .args.id.name when id is a number.
+var fieldError = regexp.MustCompile(`^(\.[\w.]+)\.(\w+): can't evaluate field \w+ in type .*$`)
+
+// goType matches the Go type names text/template puts in its messages.
+var goType = regexp.MustCompile(`map\[string\]interface \{\}|\[\]interface \{\}|\binterface \{\}|` +
+	`\b(?:float32|float64|u?int(?:8|16|32|64)?)\b|\bbool\b`)
+
+// jsonTypes names Go types the way a config's author knows them, JSON's.
+var jsonTypes = map[string]string{"map[string]interface {}": "object", "[]interface {}": "list",
+	"interface {}": "value", "bool": "boolean"}
+
+// cleanExec rewrites an execution error for the config's author: the
+// action that failed, and no Go. A message the template wrote itself
+// (fail) is left as it is.
 func cleanExec(msg string) string {
-	return execPrefix.ReplaceAllString(msg, "$1: ")
+	msg = execPrefix.ReplaceAllString(msg, "$1: ")
+	if m := fieldError.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s.%s: %s has no field %q: it is not an object", m[1], m[2], m[1], m[2])
+	}
+	if strings.Contains(msg, "error calling fail:") {
+		return msg
+	}
+	return goType.ReplaceAllStringFunc(msg, func(t string) string {
+		if j, ok := jsonTypes[t]; ok {
+			return j
+		}
+		return "number"
+	})
 }
 
 type limitedBuilder struct{ strings.Builder }
