@@ -344,7 +344,7 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	fromNumbers(args)
 	for _, f := range t.fill {
 		if _, given := args[f.name]; !given && f.hasDefault {
-			args[f.name] = f.def
+			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it
 		}
 		if i, ok := args[f.name].(int64); ok && f.number {
 			args[f.name] = float64(i)
@@ -413,6 +413,25 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		out.Content = []mcp.Content{}
 	}
 	return out
+}
+
+// copyValue copies the lists and objects of a decoded JSON value.
+func copyValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = copyValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = copyValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

@@ -287,3 +287,36 @@ tools:
 		t.Errorf("got isError=%v %q, want the handler's error", res.IsError, textOf(res.Content))
 	}
 }
+
+// TestToolDefaultsAreNotShared checks that each call gets its own copy of a
+// list or object default: a handler that changes its arguments cannot
+// change the next call's.
+func TestToolDefaultsAreNotShared(t *testing.T) {
+	t.Parallel()
+	srv := mustCompile(t, `version: 1
+tools:
+  - name: t
+    description: d
+    input_schema:
+      type: object
+      properties:
+        tags: {type: array, default: [a, b]}
+        opts: {type: object, default: {deep: [1]}}
+    content: [{text: x}]
+`, nil)
+	tl := srv.toolIndex["t"]
+	first, err := tl.decodeArgs([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first["tags"].([]any)[0] = "changed"
+	first["opts"].(map[string]any)["deep"].([]any)[0] = "changed"
+	second, err := tl.decodeArgs([]byte(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"tags": []any{"a", "b"}, "opts": map[string]any{"deep": []any{int64(1)}}}
+	if diff := cmp.Diff(want, second); diff != "" {
+		t.Errorf("second call's arguments (-want +got):\n%s", diff)
+	}
+}
