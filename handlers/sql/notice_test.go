@@ -172,3 +172,47 @@ END $$`); err != nil {
 		}
 	}
 }
+
+// TestPostgresNoticesAfterCancel checks that a canceled call's notices do
+// not reach the next call that uses its connection.
+func TestPostgresNoticesAfterCancel(t *testing.T) {
+	dsn := os.Getenv("MCPGEN_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
+	}
+	db := open(t, "pgx", dsn)
+	fn := fmt.Sprintf("mcpgen_noisy_%d_%d", time.Now().UnixNano()%1e9, rand.IntN(1e6))
+	if _, err := db.Exec(`CREATE FUNCTION ` + fn + `(tag text, pause float8) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE NOTICE 'n1 %', tag;
+  PERFORM pg_sleep(pause);
+  RAISE WARNING 'w1 %', tag USING DETAIL = 'the detail', HINT = 'the hint', ERRCODE = '01000';
+  RETURN 1;
+END $$`); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Exec("DROP FUNCTION " + fn) })
+	// one connection, so the second call gets the first's
+	cfg := strings.Replace(noticeConfig, `dsn: "{DSN}"}`, `dsn: "{DSN}", max_open: 1}`, 1)
+	srv := handlertest.Build(t, registry(), strings.NewReplacer("{DSN}", dsn, "{F}", fn).Replace(cfg), nil)
+
+	for i := range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		first := &recorder{}
+		res, err := srv.CallTool(ctx, "noisy", []byte(`{"tag": "first", "pause": 2}`), first)
+		cancel()
+		if err != nil || !res.IsError {
+			t.Fatalf("round %d: the canceled call succeeded: %v", i, err)
+		}
+		second := callLogged(t, srv, "noisy", `{"tag": "second", "pause": 0}`)
+		_, other := second.split()
+		for _, l := range other {
+			if strings.Contains(l.Msg, "first") {
+				t.Errorf("round %d: the next call got the canceled call's notice %q", i, l.Msg)
+			}
+		}
+		if len(other) != 2 {
+			t.Errorf("round %d: the next call got %d notices, want its own 2: %v", i, len(other), other)
+		}
+	}
+}
