@@ -82,6 +82,7 @@ func Build(files []*File, opts BuildOptions) (*Server, Diagnostics) {
 		b.srv.Close()
 		return nil, ds
 	}
+	b.srv.watch = newWatchSet(b.srv)
 	return b.srv, ds
 }
 

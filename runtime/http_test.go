@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -343,6 +344,37 @@ resources:
 	}
 	_, _, updated := rec.snapshot()
 	if diff := cmp.Diff([]string{"file:///notes"}, updated[:1]); diff != "" {
+		t.Errorf("updates (-want +got):\n%s", diff)
+	}
+}
+
+// TestHTTPTemplatedResourceSubscription checks that subscribing to a URI
+// of a templated file resource watches that URI's file, and that a URI
+// whose file would lie outside the root is refused.
+func TestHTTPTemplatedResourceSubscription(t *testing.T) {
+	t.Parallel()
+	config := `
+version: 1
+resource_templates:
+  - {uri_template: "docs://pages/{name}", name: page, file: "{{ .args.name }}.md"}
+`
+	_, url, dir := serve(t, nil, config, map[string]string{"a.md": "a1", "b.md": "b1"},
+		runtime.HTTPOptions{})
+	var rec recorder
+	cs := connect(t, url, rec.options())
+	ctx := testCtx(t)
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "docs://pages/a"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "docs://pages/..%2F..%2F..%2Fetc%2Fpasswd"}); err == nil {
+		t.Error("subscribing to a URI outside the root succeeded")
+	}
+	writeFile(t, filepath.Join(dir, "b.md"), "b changed, not subscribed")
+	writeFile(t, filepath.Join(dir, "a.md"), "a changed")
+	waitFor(t, "an update notification", func() bool { _, _, u := rec.snapshot(); return len(u) > 0 })
+	_, _, updated := rec.snapshot()
+	// a write seen halfway is a second update of the same URI
+	if diff := cmp.Diff([]string{"docs://pages/a"}, slices.Compact(updated)); diff != "" {
 		t.Errorf("updates (-want +got):\n%s", diff)
 	}
 }

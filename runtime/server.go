@@ -33,6 +33,7 @@ type Server struct {
 	closers   []io.Closer
 	redact    *redactor
 	mask      *masker    // credentials, hidden in results; nil for none
+	watch     *watchSet  // files watched for resource subscribers
 	http      *spec.HTTP // the config's server.http section, if any
 	// watchEvery is how often file-backed resources are checked (tests).
 	watchEvery time.Duration
@@ -120,7 +121,7 @@ func (s *Server) MCP() *mcp.Server {
 	if caps.Resources != nil {
 		// The go-sdk tracks subscriptions; watchResources reports changes.
 		caps.Resources.Subscribe = true
-		opts.SubscribeHandler = func(context.Context, *mcp.SubscribeRequest) error { return nil }
+		opts.SubscribeHandler = s.subscribe
 		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
 	if len(s.prompts)+len(s.templates) > 0 {
