@@ -124,11 +124,10 @@ tools:
       params: {tag: "${{ args.tag }}", pause: "${{ args.pause }}"}
 `
 
-func TestPostgresNotices(t *testing.T) {
-	dsn := os.Getenv("MCPGEN_TEST_POSTGRES_DSN")
-	if dsn == "" {
-		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
-	}
+// noisyFunction creates a PostgreSQL function, dropped when the test ends,
+// that raises a notice, waits, then warns; it returns its name.
+func noisyFunction(t *testing.T, dsn string) string {
+	t.Helper()
 	db := open(t, "pgx", dsn)
 	fn := fmt.Sprintf("mcpgen_noisy_%d_%d", time.Now().UnixNano()%1e9, rand.IntN(1e6))
 	if _, err := db.Exec(`CREATE FUNCTION ` + fn + `(tag text, pause float8) RETURNS int LANGUAGE plpgsql AS $$
@@ -145,6 +144,15 @@ END $$`); err != nil {
 			t.Errorf("dropping %s: %v", fn, err)
 		}
 	})
+	return fn
+}
+
+func TestPostgresNotices(t *testing.T) {
+	dsn := os.Getenv("MCPGEN_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
+	}
+	fn := noisyFunction(t, dsn)
 	srv := handlertest.Build(t, registry(), strings.NewReplacer("{DSN}", dsn, "{F}", fn).Replace(noticeConfig), nil)
 	want := func(tag string) []logEntry {
 		return []logEntry{
@@ -180,18 +188,7 @@ func TestPostgresNoticesAfterCancel(t *testing.T) {
 	if dsn == "" {
 		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
 	}
-	db := open(t, "pgx", dsn)
-	fn := fmt.Sprintf("mcpgen_noisy_%d_%d", time.Now().UnixNano()%1e9, rand.IntN(1e6))
-	if _, err := db.Exec(`CREATE FUNCTION ` + fn + `(tag text, pause float8) RETURNS int LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE NOTICE 'n1 %', tag;
-  PERFORM pg_sleep(pause);
-  RAISE WARNING 'w1 %', tag USING DETAIL = 'the detail', HINT = 'the hint', ERRCODE = '01000';
-  RETURN 1;
-END $$`); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Exec("DROP FUNCTION " + fn) })
+	fn := noisyFunction(t, dsn)
 	// one connection, so the second call gets the first's
 	cfg := strings.Replace(noticeConfig, `dsn: "{DSN}"}`, `dsn: "{DSN}", max_open: 1}`, 1)
 	srv := handlertest.Build(t, registry(), strings.NewReplacer("{DSN}", dsn, "{F}", fn).Replace(cfg), nil)
