@@ -87,13 +87,6 @@ func newMasker(values []string) *masker {
 	return &masker{r: strings.NewReplacer(pairs...)}
 }
 
-func (m *masker) text(s string) string {
-	if m == nil {
-		return s
-	}
-	return m.r.Replace(s)
-}
-
 // value masks the strings in a decoded JSON value. It copies only what
 // changes: the value may be shared (a default, a cached result).
 func (m *masker) value(v any) (any, bool) {
