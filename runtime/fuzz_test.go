@@ -2,9 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -133,6 +136,85 @@ func FuzzExpand(f *testing.F) {
 		}
 		for _, diag := range ds {
 			checkPosition(t, diag, [][]byte{[]byte(line)})
+		}
+	})
+}
+
+// fuzzCallConfig has a tool for each way arguments reach a result: a
+// handler, a template, a schema given whole and an output schema.
+const fuzzCallConfig = `version: 1
+tools:
+  - name: search
+    description: Searches.
+    args:
+      - {name: query, required: true, min_length: 2, pattern: "^[a-z ]+$"}
+      - {name: limit, type: integer, minimum: 1, maximum: 50, default: 10}
+      - {name: ratio, type: number, default: 1}
+      - {name: mode, enum: [fast, exact], default: fast}
+      - {name: tags, type: array, items: integer}
+      - {name: opts, type: object}
+    handler:
+      kind: echo
+      result: ${{ args }}
+  - name: render
+    description: Renders its arguments.
+    args: [{name: name}, {name: n, type: integer}, {name: list, type: array}]
+    content:
+      - text: "{{ .args.name | upper }} {{ .args.n }} {{ range .args.list }}[{{ . }}]{{ end }} {{ toJson .args }}"
+  - name: typed
+    description: A schema given whole.
+    input_schema:
+      type: object
+      properties:
+        a: {oneOf: [{type: string, maxLength: 3}, {type: array, items: {$ref: "#"}}]}
+        b: {type: object, additionalProperties: {type: number}}
+      additionalProperties: false
+    output_schema: {type: object, required: [a]}
+    handler:
+      kind: echo
+      result: ${{ args }}
+`
+
+// FuzzCall calls tools with arbitrary argument bytes: it never panics, the
+// result is never nil, invalid arguments never reach the handler, and a
+// result that passes is valid JSON on the wire.
+func FuzzCall(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, `{"query":"ab"}`, `{"query":"ab","limit":3,"tags":[1,2]}`,
+		`{"query":1}`, `[]`, `{"name":"x","n":3,"list":[1,"a",{}]}`, `{"a":[["abc"],"x"],"b":{"k":1.5}}`,
+		`{"a":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}`, `{"query":"ab","limit":1e400}`,
+		`{"query":"\u0000\ud800"}`, `{"n":9007199254740993}`, `{"query":"ab",`} {
+		for _, tool := range []string{"search", "render", "typed"} {
+			f.Add(tool, []byte(s))
+		}
+	}
+	dir := f.TempDir()
+	path := filepath.Join(dir, "mcpgen.yaml")
+	if err := os.WriteFile(path, []byte(fuzzCallConfig), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	calls := new(atomic.Int64)
+	srv, ds := Compile([]string{path}, LoadOptions{LookupEnv: envMap(nil)}, BuildOptions{Registry: testRegistry(calls)})
+	if ds.Errors() > 0 {
+		f.Fatal(ds)
+	}
+	f.Cleanup(func() { srv.Close() })
+	f.Fuzz(func(t *testing.T, tool string, args []byte) {
+		before := calls.Load()
+		res, err := srv.CallTool(context.Background(), tool, args, nil)
+		if err != nil {
+			if _, known := srv.toolIndex[tool]; known {
+				t.Fatalf("calling %s: %v", tool, err)
+			}
+			return
+		}
+		if res == nil {
+			t.Fatal("nil result")
+		}
+		if res.IsError && strings.HasPrefix(textOf(res.Content), "invalid arguments") && calls.Load() != before {
+			t.Fatalf("the handler ran on invalid arguments %q", args)
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Fatalf("result of %s(%q) does not marshal: %v", tool, args, err)
 		}
 	})
 }
