@@ -31,16 +31,15 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 		*dc.secrets = append(*dc.secrets, values(refs)...)
 	}
 	for _, r := range refs {
-		if secretRef(r) && r.value != "" && dc.credentials != nil {
+		if !secretRef(r) {
+			continue
+		}
+		if r.value != "" && dc.credentials != nil {
 			*dc.credentials = append(*dc.credentials, r.value)
 		}
-	}
-	if !dc.server {
-		for _, r := range refs {
-			if secretRef(r) {
-				dc.d.add(Error, n, r.off, path, fmt.Sprintf("${%s} looks like a secret, and this field is sent to clients", r.name),
-					"use it in a handler or backend setting (headers, env, dsn), which clients never see")
-			}
+		if !dc.server {
+			dc.d.add(Error, n, r.off, path, fmt.Sprintf("${%s} looks like a secret, and this field is sent to clients", r.name),
+				"use it in a handler or backend setting (headers, env, dsn), which clients never see")
 		}
 	}
 	return s, n.Style == 0 && s != n.Value
