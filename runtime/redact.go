@@ -42,13 +42,18 @@ func (r *redactor) add(values ...string) {
 			r.secrets = append(r.secrets, v)
 		}
 	}
-	// longest first, so a secret containing another is masked whole
-	slices.SortFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
-	pairs := make([]string, 0, 2*len(r.secrets))
-	for _, s := range r.secrets {
-		pairs = append(pairs, s, "****")
+	r.r = maskingReplacer(r.secrets)
+}
+
+// maskingReplacer replaces each of values with "****", longest first, so
+// that a secret containing another is masked whole. It sorts values.
+func maskingReplacer(values []string) *strings.Replacer {
+	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
+	pairs := make([]string, 0, 2*len(values))
+	for _, v := range values {
+		pairs = append(pairs, v, "****")
 	}
-	r.r = strings.NewReplacer(pairs...)
+	return strings.NewReplacer(pairs...)
 }
 
 func (r *redactor) apply(s string) string {

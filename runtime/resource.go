@@ -173,16 +173,26 @@ func constOf(t *templates.Template) (string, bool) {
 }
 
 // read returns the contents of uri, which matched res.
-func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.ReadResourceResult, error) {
+// uriArgs binds the variables of a templated resource's URI template to
+// uri; false when uri does not match it. A fixed resource has none.
+func (res *resource) uriArgs(uri string) (map[string]any, bool) {
 	args := map[string]any{}
 	if res.match != nil {
 		vals := res.match.Match(uri)
 		if vals == nil {
-			return nil, mcp.ResourceNotFoundError(uri)
+			return nil, false
 		}
 		for _, v := range res.vars {
 			args[v] = vals.Get(v).String()
 		}
+	}
+	return args, true
+}
+
+func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.ReadResourceResult, error) {
+	args, ok := res.uriArgs(uri)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType}
 	data := map[string]any{"args": args}

@@ -78,13 +78,7 @@ func newMasker(values []string) *masker {
 	if len(keep) == 0 {
 		return nil
 	}
-	// longest first, so a secret containing another is masked whole
-	slices.SortFunc(keep, func(a, b string) int { return len(b) - len(a) })
-	pairs := make([]string, 0, 2*len(keep))
-	for _, v := range keep {
-		pairs = append(pairs, v, "****")
-	}
-	return &masker{r: strings.NewReplacer(pairs...)}
+	return &masker{r: maskingReplacer(keep)}
 }
 
 // value masks the strings in a decoded JSON value. It copies only what

@@ -63,13 +63,9 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 		if r.file == nil {
 			continue
 		}
-		vals := r.match.Match(uri)
-		if vals == nil {
+		args, ok := r.uriArgs(uri)
+		if !ok {
 			continue
-		}
-		args := map[string]any{}
-		for _, v := range r.vars {
-			args[v] = vals.Get(v).String()
 		}
 		name, err := r.file.Execute(map[string]any{"args": args})
 		if err != nil || !filepath.IsLocal(name) {
