@@ -104,26 +104,24 @@ type generated struct {
 	err error
 }
 
-// prepareAhead generates and decodes the input schemas of the tools that
-// declare args, in order, on another goroutine: building one tool
-// (templates, expressions, handler) overlaps preparing the next one's
-// schema. Entry i receives tool i's schema; it is nil for a tool that
-// gives input_schema or has an empty argument (inputSchema then prepares
-// it itself, if at all). It only reads the tools.
+// prepareAhead generates and decodes the input schemas of the tools, in
+// order, on another goroutine: building one tool (templates, expressions,
+// handler) overlaps preparing the next one's schema. Entry i receives tool
+// i's schema, or nothing useful for a tool that gives input_schema or has an
+// empty argument, where inputSchema returns before it reads. It only reads
+// the tools.
 func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 	out := make([]chan generated, len(tools))
-	var todo []int
-	for i, t := range tools {
-		if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
-			out[i] = make(chan generated, 1) // never blocks the goroutine
-			todo = append(todo, i)
-		}
+	for i := range out {
+		out[i] = make(chan generated, 1) // never blocks the goroutine
 	}
 	go func() {
-		for _, i := range todo {
-			t := tools[i]
-			s, err := b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
-			out[i] <- generated{s, err}
+		for i, t := range tools {
+			var g generated
+			if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
+				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
+			}
+			out[i] <- g
 		}
 	}()
 	return out
@@ -225,12 +223,7 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool, ahead <-chan g
 		}
 	}
 	// The schema is generated, so it compiles; only its first call pays.
-	var g generated
-	if ahead != nil {
-		g = <-ahead
-	} else {
-		g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
-	}
+	g := <-ahead
 	if g.err != nil {
 		b.errorf(f, path+".args", "%v", g.err)
 		return nil
