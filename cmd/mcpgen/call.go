@@ -32,12 +32,8 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "call", "need a config file and a tool name")
 	}
 	files, name := pos[:len(pos)-1], pos[len(pos)-1]
-	srv, ds := compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry()})
-	for _, d := range ds {
-		fmt.Fprintln(std.err, d)
-	}
+	srv := compileOrReport(files, runtime.BuildOptions{Registry: builtin.Registry()}, std.err)
 	if srv == nil {
-		fmt.Fprintln(std.err, ds.Summary())
 		return exitError
 	}
 	defer srv.Close()

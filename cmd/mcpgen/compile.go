@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"runtime/debug"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -24,4 +26,17 @@ func compile(files []string, lo runtime.LoadOptions, bo runtime.BuildOptions) (*
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	return runtime.Compile(files, lo, bo)
+}
+
+// compileOrReport compiles files and writes every diagnostic to w, then a
+// summary when the config does not build; the server is nil then.
+func compileOrReport(files []string, bo runtime.BuildOptions, w io.Writer) *runtime.Server {
+	srv, ds := compile(files, runtime.LoadOptions{}, bo)
+	for _, d := range ds {
+		fmt.Fprintln(w, d)
+	}
+	if srv == nil {
+		fmt.Fprintln(w, ds.Summary())
+	}
+	return srv
 }

@@ -31,12 +31,8 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	// stdout carries the protocol: operator logs go to stderr only.
 	logger := slog.New(slog.NewTextHandler(std.err, &slog.HandlerOptions{Level: lv}))
-	srv, ds := compile(files, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger})
-	for _, d := range ds {
-		fmt.Fprintln(std.err, d)
-	}
+	srv := compileOrReport(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger}, std.err)
 	if srv == nil {
-		fmt.Fprintln(std.err, ds.Summary())
 		return exitError
 	}
 	defer srv.Close()
