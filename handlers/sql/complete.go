@@ -14,15 +14,9 @@ func (h *handler) Complete(ctx context.Context, c *handlers.Call) ([]string, err
 	if len(h.steps) != 1 || h.steps[0].exec {
 		return nil, errors.New("complete_from needs a single query")
 	}
-	args, err := h.bind(c.Args)
+	results, err := h.execute(ctx, c)
 	if err != nil {
 		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, h.timeout)
-	defer cancel()
-	results, err := h.run(ctx, c.Notify, args)
-	if err != nil {
-		return nil, h.explain(ctx, err)
 	}
 	var values []string
 	for _, row := range results[0].rows {

@@ -73,6 +73,16 @@ var errNoRow = fmt.Errorf("no row found: %w", fs.ErrNotExist)
 
 // Call binds the parameters and runs the statements in one transaction.
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+	results, err := h.execute(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return h.result(results)
+}
+
+// execute binds the call's parameters and runs the statements within the
+// handler's timeout; a failure is explained for the model.
+func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult, error) {
 	args, err := h.bind(c.Args)
 	if err != nil {
 		return nil, err
@@ -83,7 +93,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if err != nil {
 		return nil, h.explain(ctx, err)
 	}
-	return h.result(results)
+	return results, nil
 }
 
 // explain turns a failure into the message the model reads.
