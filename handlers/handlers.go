@@ -2,8 +2,8 @@
 // a backend and makes its configuration; the configuration builds a Handler;
 // a Handler answers calls.
 //
-// Each backend lives in a package of its own (shell, http, sql) and is
-// registered in a Registry value; nothing registers itself in init.
+// Each backend lives in a package of its own (shellkind, httpkind, sqlkind)
+// and is registered in a Registry value; nothing registers itself in init.
 package handlers
 
 import (
@@ -14,7 +14,7 @@ import (
 	"slices"
 
 	"github.com/expr-lang/expr/types"
-	"github.com/mcpgen/mcpgen/eval"
+	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

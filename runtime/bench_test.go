@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -50,7 +51,7 @@ func BenchmarkCompile1000Tools(b *testing.B) {
 	reg := testRegistry(nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		srv, ds := Compile([]string{path}, LoadOptions{}, BuildOptions{Registry: reg})
+		srv, ds := Compile([]string{path}, load.Options{}, BuildOptions{Registry: reg})
 		if ds.Errors() > 0 || len(srv.ToolNames()) != 1000 {
 			b.Fatalf("%d tools, diagnostics:\n%v", len(srv.ToolNames()), ds)
 		}

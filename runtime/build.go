@@ -1,23 +1,32 @@
+// Package runtime builds a loaded mcpgen config (package runtime/load) into
+// a Server and answers MCP requests with it.
+//
+// Build compiles schemas, expressions (runtime/eval) and templates and asks
+// each backend kind (package handlers) to build its handlers; every problem
+// is a Diagnostic with a position in the user's own file. The Server's MCP
+// method registers tools, resources and prompts on the official MCP Go SDK;
+// package runtime/transport serves it over stdio or Streamable HTTP.
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr/types"
-	"github.com/mcpgen/mcpgen/eval"
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/internal/suggest"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/mcpgen/mcpgen/templates"
 	"gopkg.in/yaml.v3"
 )
@@ -28,12 +37,15 @@ type BuildOptions struct {
 	Registry *handlers.Registry
 	// Logger receives operator logs (stderr); discarded when nil.
 	Logger *slog.Logger
+	// WatchInterval is how often the files of resources that clients
+	// subscribed to are checked for changes; one second when zero.
+	WatchInterval time.Duration
 }
 
 // builder turns loaded files into a Server, collecting diagnostics.
 type builder struct {
 	opts     BuildOptions
-	ds       Diagnostics
+	ds       load.Diagnostics
 	srv      *Server
 	backends map[string]*backendEntry
 	seen     map[string]string // "tool:name" -> position of first definition
@@ -52,7 +64,7 @@ type backendEntry struct {
 // Build compiles loaded files into a Server. Every problem is a diagnostic;
 // the server is nil when there is an error. After a failed build, whatever
 // was opened has been closed.
-func Build(files []*File, opts BuildOptions) (*Server, Diagnostics) {
+func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	if opts.Registry == nil {
 		opts.Registry = handlers.NewRegistry()
 	}
@@ -83,12 +95,13 @@ func Build(files []*File, opts BuildOptions) (*Server, Diagnostics) {
 		return nil, ds
 	}
 	b.srv.watch = newWatchSet(b.srv)
+	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watchInterval)
 	return b.srv, ds
 }
 
 // Compile loads and builds in one step.
-func Compile(paths []string, lo LoadOptions, bo BuildOptions) (*Server, Diagnostics) {
-	files, ds := Load(paths, lo)
+func Compile(paths []string, lo load.Options, bo BuildOptions) (*Server, load.Diagnostics) {
+	files, ds := load.Files(paths, lo)
 	srv, bds := Build(files, bo) // reports the rest of the problems too
 	ds = append(ds, bds...).Sort()
 	if ds.Errors() > 0 && srv != nil {
@@ -98,7 +111,7 @@ func Compile(paths []string, lo LoadOptions, bo BuildOptions) (*Server, Diagnost
 	return srv, ds
 }
 
-func (b *builder) server(f *File) {
+func (b *builder) server(f *load.File) {
 	s := f.Config.Server
 	info := &b.srv.info
 	for _, kv := range []struct {
@@ -114,37 +127,28 @@ func (b *builder) server(f *File) {
 	}
 }
 
-// diags collects diagnostics about file f.
-func (b *builder) diags(f *File) diags {
-	return diags{file: f.Path, list: &b.ds, src: f.src}
+// reporter records diagnostics about file f.
+func (b *builder) reporter(f *load.File) load.Reporter {
+	return f.Reporter(&b.ds)
 }
 
 // diag reports at path inside file f.
-func (b *builder) diag(f *File, sev Severity, path, msg, hint string) {
-	d := b.diags(f)
-	d.add(sev, locate(f.Root, path), -1, path, msg, hint)
+func (b *builder) diag(f *load.File, sev load.Severity, path, msg, hint string) {
+	d := b.reporter(f)
+	d.AtOffset(sev, f.Node(path), -1, path, msg, hint)
 }
 
-func (b *builder) errorf(f *File, path, format string, args ...any) {
-	b.diag(f, Error, path, fmt.Sprintf(format, args...), "")
-}
-
-// given reports whether the last key of path is written in f. A required
-// key that is not has been reported by the decoder; checks of its value
-// would only repeat that.
-func given(f *File, path string) bool {
-	i := strings.LastIndexByte(path, '.')
-	parent := locate(f.Root, path[:max(i, 0)])
-	return keyNode(parent, path[i+1:]) != nil
+func (b *builder) errorf(f *load.File, path, format string, args ...any) {
+	b.diag(f, load.Error, path, fmt.Sprintf(format, args...), "")
 }
 
 // unique reports a name defined twice, naming both places.
-func (b *builder) unique(f *File, what, name, path string) bool {
+func (b *builder) unique(f *load.File, what, name, path string) bool {
 	key := what + ":" + name
-	n := locate(f.Root, path)
+	n := f.Node(path)
 	here := fmt.Sprintf("%s:%d:%d", f.Path, n.Line, n.Column)
 	if first, dup := b.seen[key]; dup {
-		b.diag(f, Error, path, fmt.Sprintf("%s %q is defined twice", what, name), "first defined at "+first)
+		b.diag(f, load.Error, path, fmt.Sprintf("%s %q is defined twice", what, name), "first defined at "+first)
 		return false
 	}
 	b.seen[key] = here
@@ -152,7 +156,7 @@ func (b *builder) unique(f *File, what, name, path string) bool {
 }
 
 // openBackends opens the shared backends of f.
-func (b *builder) openBackends(f *File) {
+func (b *builder) openBackends(f *load.File) {
 	for _, name := range slices.Sorted(maps.Keys(f.Config.Backends)) {
 		h := f.Config.Backends[name]
 		path := "backends." + name
@@ -178,7 +182,7 @@ func (b *builder) openBackends(f *File) {
 		}
 		cfg := kind.NewBackend()
 		env := &buildEnv{b: b, f: f, path: path}
-		if !b.decodeKind(f, path, h.Body, cfg) {
+		if !f.DecodeHandler(path, h.Body, cfg, &b.ds) {
 			b.backends[name] = broken
 			continue
 		}
@@ -197,44 +201,28 @@ func (b *builder) openBackends(f *File) {
 	}
 }
 
-func (b *builder) kind(f *File, path, name string) (handlers.Kind, bool) {
+func (b *builder) kind(f *load.File, path, name string) (handlers.Kind, bool) {
 	k, ok := b.opts.Registry.Lookup(name)
 	if !ok {
 		hint := suggest.DidYouMean(name, b.opts.Registry.Names())
 		if hint == "" {
 			hint = "known kinds: " + strings.Join(b.opts.Registry.Names(), ", ")
 		}
-		b.diag(f, Error, path+".kind", fmt.Sprintf("unknown kind %q", name), hint)
+		b.diag(f, load.Error, path+".kind", fmt.Sprintf("unknown kind %q", name), hint)
 	}
 	return k, ok
-}
-
-// decodeKind decodes a handler's mapping (minus kind and backend) into cfg.
-func (b *builder) decodeKind(f *File, path string, body *yaml.Node, cfg any) bool {
-	before := len(b.ds)
-	n := *body
-	n.Content = nil
-	for i := 0; i+1 < len(body.Content); i += 2 {
-		if k := body.Content[i].Value; k == "kind" || k == "backend" {
-			continue
-		}
-		n.Content = append(n.Content, body.Content[i], body.Content[i+1])
-	}
-	dc := &decoder{d: b.diags(f), raw: true, unset: f.unset}
-	dc.decode(&n, reflect.ValueOf(cfg).Elem(), path)
-	return len(b.ds) == before
 }
 
 // buildHandler decodes and builds the handler at path, typed by argsType;
 // ann are the annotations of the tool it belongs to, if any; extra types
 // the names the tool gives the handler beyond `args` (e.g. `steps`).
-func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types.Type, ann *spec.Annotations, extra types.Map) handlers.Handler {
+func (b *builder) buildHandler(f *load.File, path string, h *spec.Handler, args types.Type, ann *spec.Annotations, extra types.Map) handlers.Handler {
 	kindName := h.Kind
 	if h.Backend != "" {
 		entry, ok := b.backends[h.Backend]
 		switch {
 		case !ok:
-			b.diag(f, Error, path+".backend", fmt.Sprintf("unknown backend %q", h.Backend),
+			b.diag(f, load.Error, path+".backend", fmt.Sprintf("unknown backend %q", h.Backend),
 				suggest.DidYouMean(h.Backend, slices.Sorted(maps.Keys(b.backends))))
 			return nil
 		case entry.broken:
@@ -251,7 +239,7 @@ func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types
 		return nil
 	}
 	cfg := kind.NewConfig()
-	if !b.decodeKind(f, path, h.Body, cfg) {
+	if !f.DecodeHandler(path, h.Body, cfg, &b.ds) {
 		return nil
 	}
 	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend, annotations: ann, extra: extra}
@@ -269,7 +257,7 @@ func (b *builder) buildHandler(f *File, path string, h *spec.Handler, args types
 // buildEnv is the handlers.BuildEnv of one handler.
 type buildEnv struct {
 	b       *builder
-	f       *File
+	f       *load.File
 	path    string     // the handler's path, e.g. tools[2].handler
 	args    types.Type // type of `args`
 	extra   types.Map  // other names the tool provides, e.g. `steps`
@@ -284,18 +272,18 @@ func (e *buildEnv) Annotations() *spec.Annotations { return e.annotations }
 func (e *buildEnv) Logger() *slog.Logger { return e.b.opts.Logger }
 
 func (e *buildEnv) Diag(field, msg string) {
-	e.b.diag(e.f, Error, joinPath(e.path, field), msg, "")
+	e.b.diag(e.f, load.Error, load.JoinPath(e.path, field), msg, "")
 }
 
 func (e *buildEnv) Warn(field, msg string) {
-	e.b.diag(e.f, Warning, joinPath(e.path, field), msg, "")
+	e.b.diag(e.f, load.Warning, load.JoinPath(e.path, field), msg, "")
 }
 
 func (e *buildEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Value {
 	if v.IsZero() {
 		return eval.Const(nil)
 	}
-	return e.b.compile(e.f, joinPath(e.path, field), v.Node, e.env(vars))
+	return e.b.compile(e.f, load.JoinPath(e.path, field), v.Node, e.env(vars))
 }
 
 func (e *buildEnv) env(vars types.Map) types.Map {
@@ -320,7 +308,7 @@ func (e *buildEnv) Template(field, text string, vars ...string) *templates.Templ
 	for _, v := range vars {
 		roots[v] = nil
 	}
-	return e.b.template(e.f, joinPath(e.path, field), text, roots)
+	return e.b.template(e.f, load.JoinPath(e.path, field), text, roots)
 }
 
 func (e *buildEnv) Backend(name string) (any, error) {
@@ -347,11 +335,11 @@ func (e *buildEnv) Path(p string) string {
 func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
-func (b *builder) compile(f *File, path string, n *yaml.Node, env types.Map) *eval.Value {
+func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {
 	v, errs := eval.Compile(n, env)
 	for _, e := range errs {
-		d := b.diags(f)
-		d.add(Error, e.Node, e.Offset, path, e.Msg, e.Hint)
+		d := b.reporter(f)
+		d.AtOffset(load.Error, e.Node, e.Offset, path, e.Msg, e.Hint)
 	}
 	if len(errs) > 0 {
 		return nil
@@ -361,22 +349,22 @@ func (b *builder) compile(f *File, path string, n *yaml.Node, env types.Map) *ev
 
 // template parses text at path; errors point inside the scalar when it is
 // on one line.
-func (b *builder) template(f *File, path, text string, roots map[string][]string) *templates.Template {
+func (b *builder) template(f *load.File, path, text string, roots map[string][]string) *templates.Template {
 	t, err := b.tmpls.Parse(path, text, roots)
 	if err == nil {
 		return t
 	}
-	n := locate(f.Root, path)
-	d := b.diags(f)
+	n := f.Node(path)
+	d := b.reporter(f)
 	if line, col, ok := blockPosition(d, n, text, err); ok {
-		b.ds = append(b.ds, Diagnostic{File: f.Path, Line: line, Col: col,
-			Path: path, Message: err.Msg, Hint: err.Hint, Severity: Error})
+		b.ds = append(b.ds, load.Diagnostic{File: f.Path, Line: line, Col: col,
+			Path: path, Message: err.Msg, Hint: err.Hint, Severity: load.Error})
 		return nil
 	}
 	if err.Line == 1 && err.Col > 0 {
-		d.add(Error, n, err.Col-1, path, err.Msg, err.Hint)
+		d.AtOffset(load.Error, n, err.Col-1, path, err.Msg, err.Hint)
 	} else {
-		d.add(Error, n, -1, path, err.Msg, err.Hint)
+		d.AtOffset(load.Error, n, -1, path, err.Msg, err.Hint)
 	}
 	return nil
 }
@@ -384,12 +372,12 @@ func (b *builder) template(f *File, path, text string, roots map[string][]string
 // blockPosition places a template error inside a literal block scalar (|),
 // whose text line k is line k after the indicator, less the block's
 // indentation. It reports false when the source does not show that line.
-func blockPosition(d diags, n *yaml.Node, text string, err *templates.Error) (int, int, bool) {
+func blockPosition(d load.Reporter, n *yaml.Node, text string, err *templates.Error) (int, int, bool) {
 	lines := strings.Split(text, "\n")
 	if n.Style != yaml.LiteralStyle || err.Line < 1 || err.Line > len(lines) {
 		return 0, 0, false
 	}
-	src := string(d.line(n.Line + err.Line))
+	src := string(d.Line(n.Line + err.Line))
 	tl := lines[err.Line-1]
 	indent := len(src) - len(tl)
 	if indent < 0 || src[indent:] != tl || strings.TrimLeft(src[:indent], " ") != "" {
@@ -415,52 +403,4 @@ func argNames(t types.Type) []string {
 		names = append(names, k)
 	}
 	return names
-}
-
-// locate finds the node at a diagnostic path such as tools[1].handler.url,
-// or the deepest node on the way there.
-func locate(root *yaml.Node, path string) *yaml.Node {
-	n := root
-	for _, seg := range splitPath(path) {
-		var next *yaml.Node
-		if idx, err := strconv.Atoi(seg); err == nil && resolveAlias(n).Kind == yaml.SequenceNode {
-			if s := resolveAlias(n); idx < len(s.Content) {
-				next = resolveAlias(s.Content[idx])
-			}
-		} else {
-			next = valueNode(n, seg)
-			if next == nil {
-				// a field inlined from another struct, or missing: stay
-				continue
-			}
-		}
-		if next == nil {
-			break
-		}
-		n = next
-	}
-	return n
-}
-
-func splitPath(path string) []string {
-	var segs []string
-	for _, part := range strings.Split(path, ".") {
-		for part != "" {
-			i := strings.IndexByte(part, '[')
-			if i < 0 {
-				segs = append(segs, part)
-				break
-			}
-			if i > 0 {
-				segs = append(segs, part[:i])
-			}
-			j := strings.IndexByte(part[i:], ']')
-			if j < 0 {
-				break
-			}
-			segs = append(segs, part[i+1:i+j])
-			part = part[i+j+1:]
-		}
-	}
-	return segs
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -15,7 +16,7 @@ import (
 var completeArgs = types.Map{"value": types.String, "context": types.Map{types.Extra: types.String}}
 
 // completer builds the handler at path that lists completion values.
-func (b *builder) completer(f *File, path string, h *spec.Handler) handlers.Handler {
+func (b *builder) completer(f *load.File, path string, h *spec.Handler) handlers.Handler {
 	return b.buildHandler(f, path, h, completeArgs, nil, nil)
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,7 +26,7 @@ type block struct {
 }
 
 // blocks compiles content blocks; roots are the names templates may use.
-func (b *builder) blocks(f *File, path string, cs []*spec.Content, roots map[string][]string) []*block {
+func (b *builder) blocks(f *load.File, path string, cs []*spec.Content, roots map[string][]string) []*block {
 	var out []*block
 	for i, c := range cs {
 		p := fmt.Sprintf("%s[%d]", path, i)
@@ -40,7 +41,7 @@ func (b *builder) blocks(f *File, path string, cs []*spec.Content, roots map[str
 	return out
 }
 
-func (b *builder) block(f *File, path string, c *spec.Content, roots map[string][]string) *block {
+func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[string][]string) *block {
 	set := 0
 	for _, isSet := range []bool{c.Text != nil, c.Image != nil, c.Audio != nil, c.Resource != nil, c.ResourceLink != nil} {
 		if isSet {
@@ -68,7 +69,7 @@ func (b *builder) block(f *File, path string, c *spec.Content, roots map[string]
 }
 
 // binary reads inline base64 or a file into an image or audio block.
-func (b *builder) binary(f *File, path, kind string, bin *spec.Binary) *block {
+func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *block {
 	blk := &block{kind: kind, mimeType: bin.MimeType}
 	switch {
 	case bin.Data != "" && bin.File != "":
@@ -76,7 +77,7 @@ func (b *builder) binary(f *File, path, kind string, bin *spec.Binary) *block {
 	case bin.File != "":
 		data, err := os.ReadFile(resolvePath(f, bin.File))
 		if err != nil {
-			b.errorf(f, path+".file", "%s", readError(err))
+			b.errorf(f, path+".file", "%s", load.ReadError(err))
 			return nil
 		}
 		blk.data = data
@@ -97,12 +98,12 @@ func (b *builder) binary(f *File, path, kind string, bin *spec.Binary) *block {
 	if blk.mimeType == "" {
 		b.errorf(f, path+".mime_type", "missing mime_type")
 	} else if !strings.HasPrefix(blk.mimeType, kind+"/") {
-		b.diag(f, Warning, path+".mime_type", fmt.Sprintf("%s content with MIME type %q", kind, blk.mimeType), "")
+		b.diag(f, load.Warning, path+".mime_type", fmt.Sprintf("%s content with MIME type %q", kind, blk.mimeType), "")
 	}
 	return blk
 }
 
-func (b *builder) embedded(f *File, path string, e *spec.Embedded, roots map[string][]string) *block {
+func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots map[string][]string) *block {
 	blk := &block{kind: "resource", mimeType: e.MimeType, uri: b.template(f, path+".uri", e.URI, roots)}
 	n := 0
 	if e.Text != nil {
@@ -124,7 +125,7 @@ func (b *builder) embedded(f *File, path string, e *spec.Embedded, roots map[str
 		n++
 		data, err := os.ReadFile(resolvePath(f, e.File))
 		if err != nil {
-			b.errorf(f, path+".file", "%s", readError(err))
+			b.errorf(f, path+".file", "%s", load.ReadError(err))
 		}
 		if blk.mimeType == "" {
 			blk.mimeType = mime.TypeByExtension(filepath.Ext(e.File))
@@ -141,7 +142,7 @@ func (b *builder) embedded(f *File, path string, e *spec.Embedded, roots map[str
 	return blk
 }
 
-func resolvePath(f *File, p string) string {
+func resolvePath(f *load.File, p string) string {
 	if filepath.IsAbs(p) {
 		return p
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -14,7 +15,7 @@ import (
 // checkDefaults reports argument defaults the tool's input schema rejects.
 // A default is handed to the handler as if the model had passed it, after
 // the arguments were validated, so it must be valid itself.
-func (b *builder) checkDefaults(f *File, path string, t *spec.Tool, in *schema) {
+func (b *builder) checkDefaults(f *load.File, path string, t *spec.Tool, in *schema) {
 	if in == nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -19,7 +20,7 @@ var goldenEnv = map[string]string{"SERVER_NAME": "demo", "TITLE_SUFFIX": "", "SE
 
 // validateText is what `mcpgen validate path` prints: the diagnostics and
 // their summary, then "path: ok (...)" when the config builds.
-func validateText(path string, ds Diagnostics, srv *Server) string {
+func validateText(path string, ds load.Diagnostics, srv *Server) string {
 	var b strings.Builder
 	if len(ds) > 0 {
 		b.WriteString(ds.Error() + "\n" + ds.Summary() + "\n")
@@ -42,7 +43,7 @@ func TestDiagnosticsGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			reg := testRegistry(new(atomic.Int64))
-			srv, ds := Compile([]string{path}, LoadOptions{LookupEnv: envMap(goldenEnv)}, BuildOptions{Registry: reg})
+			srv, ds := Compile([]string{path}, load.Options{LookupEnv: envMap(goldenEnv)}, BuildOptions{Registry: reg})
 			got := validateText(path, ds, srv)
 			if srv != nil {
 				srv.Close()

@@ -10,26 +10,19 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/eval"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// envMap is a LookupEnv over a fixed map.
-func envMap(m map[string]string) LookupEnv {
+// envMap is a load.LookupEnv over a fixed map.
+func envMap(m map[string]string) load.LookupEnv {
 	return func(name string) (string, bool) {
 		v, ok := m[name]
 		return v, ok
 	}
-}
-
-// loadString loads one config from text, with env as the environment.
-func loadString(t testing.TB, text string, env map[string]string) (*File, Diagnostics) {
-	t.Helper()
-	var ds Diagnostics
-	f := LoadBytes("mcpgen.yaml", []byte(text), LoadOptions{LookupEnv: envMap(env)}, &ds)
-	return f, ds.Sort()
 }
 
 // writeFiles writes name → contents under a new temporary directory and
@@ -51,14 +44,14 @@ func writeFiles(t testing.TB, files map[string]string) string {
 
 // compileText writes config (and extra files) to a temporary directory and
 // compiles it with the test kinds.
-func compileText(t testing.TB, config string, extra map[string]string) (*Server, Diagnostics) {
+func compileText(t testing.TB, config string, extra map[string]string) (*Server, load.Diagnostics) {
 	t.Helper()
 	files := map[string]string{"mcpgen.yaml": config}
 	for k, v := range extra {
 		files[k] = v
 	}
 	dir := writeFiles(t, files)
-	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, LoadOptions{LookupEnv: envMap(nil)},
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(nil)},
 		BuildOptions{Registry: testRegistry(new(atomic.Int64))})
 	if srv != nil {
 		t.Cleanup(func() { srv.Close() })
@@ -78,7 +71,7 @@ func mustCompile(t testing.TB, config string, extra map[string]string) *Server {
 
 // diagText renders diagnostics one per line, with the directory of the
 // config file removed.
-func diagText(ds Diagnostics, dir string) string {
+func diagText(ds load.Diagnostics, dir string) string {
 	var b strings.Builder
 	for _, d := range ds {
 		if dir != "" {
@@ -91,7 +84,7 @@ func diagText(ds Diagnostics, dir string) string {
 }
 
 // wantDiag fails unless some diagnostic's text contains every one of parts.
-func wantDiag(t testing.TB, ds Diagnostics, parts ...string) {
+func wantDiag(t testing.TB, ds load.Diagnostics, parts ...string) {
 	t.Helper()
 	for _, d := range ds {
 		s := d.String()

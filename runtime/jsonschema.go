@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
-	"gopkg.in/yaml.v3"
 )
 
 // schema is a compiled JSON Schema together with the JSON it was compiled
@@ -247,56 +245,6 @@ func fromNumbers(v any) any {
 		return f
 	}
 	return v
-}
-
-// nodeJSON renders a YAML value as JSON, keeping the order of keys, so that a
-// schema written in YAML is served as written.
-func nodeJSON(n *yaml.Node) ([]byte, error) {
-	var b bytes.Buffer
-	err := writeNodeJSON(&b, n)
-	return b.Bytes(), err
-}
-
-func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
-	n = resolveAlias(n)
-	switch n.Kind {
-	case yaml.MappingNode:
-		b.WriteByte('{')
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			k, _ := json.Marshal(n.Content[i].Value)
-			b.Write(k)
-			b.WriteByte(':')
-			if err := writeNodeJSON(b, n.Content[i+1]); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-	case yaml.SequenceNode:
-		b.WriteByte('[')
-		for i, e := range n.Content {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeNodeJSON(b, e); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-	default:
-		x := scalarAny(n.Tag, n.Value)
-		if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
-			return fmt.Errorf("%s is not a JSON number", n.Value)
-		}
-		enc, err := json.Marshal(x)
-		if err != nil {
-			return err
-		}
-		b.Write(enc)
-	}
-	return nil
 }
 
 // argsSchema compiles the concise argument list to a JSON Schema.

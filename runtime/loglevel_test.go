@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,7 +32,7 @@ func TestLogEnabledFollowsSetLevel(t *testing.T) {
 	reg := handlers.NewRegistry(handlers.Kind{Name: "levels", NewConfig: func() handlers.Config { return &enabledConfig{} }})
 	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
 	os.WriteFile(path, []byte("version: 1\ntools:\n  - name: t\n    description: d\n    handler: {kind: levels}\n"), 0o644)
-	srv, ds := Compile([]string{path}, LoadOptions{}, BuildOptions{Registry: reg})
+	srv, ds := Compile([]string{path}, load.Options{}, BuildOptions{Registry: reg})
 	if srv == nil {
 		t.Fatal(ds)
 	}

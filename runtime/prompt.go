@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,7 +22,7 @@ type prompt struct {
 	completers map[string]handlers.Handler // by argument, from complete_from
 }
 
-func (b *builder) prompts(f *File) {
+func (b *builder) prompts(f *load.File) {
 	for i, p := range f.Config.Prompts {
 		path := fmt.Sprintf("prompts[%d]", i)
 		if p == nil {
@@ -34,12 +35,12 @@ func (b *builder) prompts(f *File) {
 	}
 }
 
-func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
+func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
 	switch {
 	case p.Name == "": // the decoder reported it missing or empty
 	case !validToolName(p.Name):
-		b.diag(f, Error, path+".name", fmt.Sprintf("invalid prompt name %q", p.Name),
+		b.diag(f, load.Error, path+".name", fmt.Sprintf("invalid prompt name %q", p.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
 	default:
 		b.unique(f, "prompt", p.Name, path+".name")
@@ -72,14 +73,14 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 			role = "user"
 		case "user", "assistant":
 		default:
-			b.diag(f, Error, mp+".role", fmt.Sprintf("unknown role %q", role), "a role is user or assistant")
+			b.diag(f, load.Error, mp+".role", fmt.Sprintf("unknown role %q", role), "a role is user or assistant")
 		}
 		pr.roles = append(pr.roles, mcp.Role(role))
 		if blk := b.block(f, mp, &m.Content, roots); blk != nil {
 			pr.messages = append(pr.messages, blk)
 		}
 	}
-	if len(p.Messages) == 0 && given(f, path+".messages") {
+	if len(p.Messages) == 0 && f.Given(path+".messages") {
 		b.errorf(f, path+".messages", "a prompt needs at least one message")
 	}
 	if b.ds.Errors() > before {
@@ -89,7 +90,7 @@ func (b *builder) prompt(f *File, path string, p *spec.Prompt) *prompt {
 }
 
 // promptCompleter builds the complete_from handler of argument a.
-func (b *builder) promptCompleter(f *File, path string, pr *prompt, a *spec.PromptArg) {
+func (b *builder) promptCompleter(f *load.File, path string, pr *prompt, a *spec.PromptArg) {
 	if a.CompleteFrom == nil {
 		return
 	}

@@ -16,8 +16,9 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/types"
-	"github.com/mcpgen/mcpgen/eval"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -45,7 +46,7 @@ type resource struct {
 	handler    handlers.Handler
 }
 
-func (b *builder) resources(f *File) {
+func (b *builder) resources(f *load.File) {
 	for i, r := range f.Config.Resources {
 		path := fmt.Sprintf("resources[%d]", i)
 		if r == nil {
@@ -54,7 +55,7 @@ func (b *builder) resources(f *File) {
 		}
 		before := b.ds.Errors()
 		if _, err := url.Parse(r.URI); err != nil || !strings.Contains(r.URI, ":") {
-			b.diag(f, Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
+			b.diag(f, load.Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
 		} else {
 			b.unique(f, "resource", r.URI, path+".uri")
 		}
@@ -75,7 +76,7 @@ func (b *builder) resources(f *File) {
 		before := b.ds.Errors()
 		ut, err := uritemplate.New(r.URITemplate)
 		if err != nil || !strings.Contains(r.URITemplate, ":") {
-			b.diag(f, Error, path+".uri_template", fmt.Sprintf("invalid URI template %q", r.URITemplate),
+			b.diag(f, load.Error, path+".uri_template", fmt.Sprintf("invalid URI template %q", r.URITemplate),
 				"an RFC 6570 template with a scheme, e.g. docs://pages/{name}")
 			continue
 		}
@@ -84,7 +85,7 @@ func (b *builder) resources(f *File) {
 			Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
 		for v := range r.Complete {
 			if !slices.Contains(res.vars, v) {
-				b.diag(f, Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
+				b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
 			}
 		}
 		b.templateCompleters(f, path, res, r)
@@ -101,12 +102,12 @@ func (b *builder) resources(f *File) {
 }
 
 // templateCompleters builds the complete_from handlers of a template's variables.
-func (b *builder) templateCompleters(f *File, path string, res *resource, r *spec.ResourceTemplate) {
+func (b *builder) templateCompleters(f *load.File, path string, res *resource, r *spec.ResourceTemplate) {
 	for _, v := range slices.Sorted(maps.Keys(r.CompleteFrom)) {
 		p := path + ".complete_from." + v
 		switch {
 		case !slices.Contains(res.vars, v):
-			b.diag(f, Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
+			b.diag(f, load.Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
 		case len(r.Complete[v]) > 0:
 			b.errorf(f, p, "give either complete or complete_from for %q, not both", v)
 		default:
@@ -121,7 +122,7 @@ func (b *builder) templateCompleters(f *File, path string, res *resource, r *spe
 }
 
 // source compiles where a resource's contents come from.
-func (b *builder) source(f *File, path string, res *resource, src *spec.Source, args types.Map, mimeType string) {
+func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string) {
 	roots := map[string][]string{"args": argNames(args)}
 	res.mimeType = mimeType
 	n := 0

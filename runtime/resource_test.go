@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -57,7 +58,7 @@ func resourceServer(t *testing.T) (*Server, string) {
 	if err := os.Symlink(dir, filepath.Join(dir, "files", "updir")); err != nil {
 		t.Fatal(err)
 	}
-	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, LoadOptions{}, BuildOptions{Registry: testRegistry(nil)})
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{}, BuildOptions{Registry: testRegistry(nil)})
 	if ds.Errors() > 0 {
 		t.Fatal(ds)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"gopkg.in/yaml.v3"
 )
@@ -82,12 +83,12 @@ func pointerSegments(u string) []string {
 // diagnostic path below path; it stops at the deepest node it finds.
 func schemaNode(n *yaml.Node, path string, loc []string) (*yaml.Node, string) {
 	for _, seg := range loc {
-		n = resolveAlias(n)
+		n = load.Resolve(n)
 		var next *yaml.Node
 		switch n.Kind {
 		case yaml.MappingNode:
-			next = valueNode(n, seg)
-			path = joinPath(path, seg)
+			next = load.Field(n, seg)
+			path = load.JoinPath(path, seg)
 		case yaml.SequenceNode:
 			if i, err := strconv.Atoi(seg); err == nil && i >= 0 && i < len(n.Content) {
 				next = n.Content[i]

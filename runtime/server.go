@@ -35,7 +35,7 @@ type Server struct {
 	mask      *masker    // credentials, hidden in results; nil for none
 	watch     *watchSet  // files watched for resource subscribers
 	http      *spec.HTTP // the config's server.http section, if any
-	// watchEvery is how often file-backed resources are checked (tests).
+	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any // opened shared backends, by name
 	logLevels  logLevels      // what each session asked for
@@ -63,6 +63,9 @@ func (s *Server) Ping(ctx context.Context) map[string]error {
 	}
 	return out
 }
+
+// Logger returns the operator log (stderr) the server was built with.
+func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // Info returns the server's name, version, title and instructions.
 func (s *Server) Info() Info { return s.info }
@@ -119,7 +122,7 @@ func (s *Server) MCP() *mcp.Server {
 		opts.Logger = s.logger // the SDK's session events are debugging detail
 	}
 	if caps.Resources != nil {
-		// The go-sdk tracks subscriptions; watchResources reports changes.
+		// The go-sdk tracks subscriptions; WatchResources reports changes.
 		caps.Resources.Subscribe = true
 		opts.SubscribeHandler = s.subscribe
 		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }

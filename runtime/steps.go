@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,7 +38,7 @@ var emptyForm = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // steps compiles a tool's confirm and steps. roots gains `steps`, naming
 // the results later templates may use.
-func (b *builder) steps(f *File, path string, t *spec.Tool, roots map[string][]string) []*step {
+func (b *builder) steps(f *load.File, path string, t *spec.Tool, roots map[string][]string) []*step {
 	var out []*step
 	if t.Confirm != "" {
 		out = append(out, &step{kind: "confirm", text: b.template(f, path+".confirm", t.Confirm, roots),
@@ -72,7 +73,7 @@ func withRoot(roots map[string][]string, name string, below []string) map[string
 	return m
 }
 
-func (b *builder) step(f *File, path string, st *spec.Step, roots map[string][]string) *step {
+func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[string][]string) *step {
 	if st == nil {
 		b.errorf(f, path, "empty step; give one of log, progress, sleep, sample, elicit, close_stream")
 		return nil
@@ -109,7 +110,7 @@ func (b *builder) step(f *File, path string, st *spec.Step, roots map[string][]s
 	}
 }
 
-func (b *builder) logStep(f *File, path string, l *spec.LogStep, roots map[string][]string) *step {
+func (b *builder) logStep(f *load.File, path string, l *spec.LogStep, roots map[string][]string) *step {
 	s := &step{kind: "log", level: "info", logger: l.Logger, text: b.template(f, path+".message", l.Message, roots)}
 	if l.Level != "" {
 		s.level = mcp.LoggingLevel(l.Level) // the decoder checked it against the enum
@@ -117,7 +118,7 @@ func (b *builder) logStep(f *File, path string, l *spec.LogStep, roots map[strin
 	return s
 }
 
-func (b *builder) sampleStep(f *File, path string, sm *spec.SampleStep, roots map[string][]string) *step {
+func (b *builder) sampleStep(f *load.File, path string, sm *spec.SampleStep, roots map[string][]string) *step {
 	s := &step{kind: "sample", as: sm.As, maxTokens: int64(sm.MaxTokens),
 		text: b.template(f, path+".prompt", sm.Prompt, roots)}
 	if sm.System != "" {
@@ -132,16 +133,16 @@ func (b *builder) sampleStep(f *File, path string, sm *spec.SampleStep, roots ma
 	return s
 }
 
-func (b *builder) elicitStep(f *File, path string, e *spec.ElicitStep, roots map[string][]string) *step {
+func (b *builder) elicitStep(f *load.File, path string, e *spec.ElicitStep, roots map[string][]string) *step {
 	s := &step{kind: "elicit", as: e.As, optional: e.Optional, schema: emptyForm,
 		text: b.template(f, path+".message", e.Message, roots)}
 	if !e.Schema.IsZero() {
-		raw, err := nodeJSON(e.Schema.Node)
+		raw, err := load.JSON(e.Schema.Node)
 		if err == nil {
 			err = checkElicitSchema(raw)
 		}
 		if err != nil {
-			b.diag(f, Error, path+".schema", fmt.Sprintf("invalid elicitation schema: %v", err),
+			b.diag(f, load.Error, path+".schema", fmt.Sprintf("invalid elicitation schema: %v", err),
 				"an object whose properties are strings, numbers, integers, booleans or enums")
 		}
 		s.schema = raw

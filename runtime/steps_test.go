@@ -1,4 +1,4 @@
-package runtime_test
+package runtime
 
 import (
 	"context"
@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/handlers/handlertest"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // diagnose builds config and returns its diagnostics as
@@ -23,7 +22,7 @@ func diagnose(t *testing.T, config string) []string {
 	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{}, runtime.BuildOptions{})
+	srv, ds := Compile([]string{path}, load.Options{}, BuildOptions{})
 	if srv != nil {
 		srv.Close()
 	}
@@ -100,9 +99,51 @@ func (n *notes) Progress(_ context.Context, progress, total float64, msg string)
 	n.got = append(n.got, fmt.Sprintf("progress %v/%v %s", progress, total, msg))
 }
 
+// stepsConfig has a tool for each step that needs, or may use, a client
+// session.
+const stepsConfig = `
+version: 1
+tools:
+  - name: logs
+    description: Logs at three levels.
+    steps:
+      - log: {level: debug, message: "debug {{ .args.n }}"}
+      - log: {level: info, message: info}
+      - log: {level: warning, message: warning, logger: custom}
+    args: [{name: n, type: integer, default: 1}]
+    content: [{text: logged}]
+  - name: progress
+    description: Reports progress.
+    steps:
+      - progress: {progress: 10, total: 100, message: start}
+      - sleep: 5ms
+      - progress: {progress: 5, total: 100, message: backwards}
+      - progress: {progress: 100, total: 100, message: "end"}
+    content: [{text: progressed}]
+  - name: ask_model
+    description: Samples the client's model.
+    args: [{name: topic, required: true}]
+    steps:
+      - sample: {prompt: "Write about {{ .args.topic }}", system: Be brief., max_tokens: 50, as: reply}
+    content: [{text: "model {{ .steps.reply.model }} said: {{ .steps.reply.text }}"}]
+  - name: ask_user
+    description: Elicits a name.
+    steps:
+      - elicit: {message: "Who are you?", as: who}
+    content: [{text: "hello {{ .steps.who.action }}"}]
+  - name: reconnect
+    description: Closes its stream mid-call.
+    steps:
+      - log: {message: before}
+      - close_stream: {retry: 5ms}
+      - sleep: 100ms
+      - log: {message: after}
+    content: [{text: resumed}]
+`
+
 func TestStepsOutsideASession(t *testing.T) {
 	t.Parallel()
-	srv, _ := build(t, nil, stepsConfig, nil)
+	srv := mustCompile(t, stepsConfig, nil)
 	for _, tt := range []struct {
 		tool, args, want string
 		isError          bool
@@ -119,11 +160,11 @@ func TestStepsOutsideASession(t *testing.T) {
 		t.Run(tt.tool, func(t *testing.T) {
 			t.Parallel()
 			var n notes
-			res, err := srv.CallTool(testCtx(t), tt.tool, []byte(tt.args), &n)
+			res, err := srv.CallTool(t.Context(), tt.tool, []byte(tt.args), &n)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := handlertest.Text(res); got != tt.want || res.IsError != tt.isError {
+			if got := textOf(res.Content); got != tt.want || res.IsError != tt.isError {
 				t.Errorf("got %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
 			}
 			if diff := cmp.Diff(tt.notes, n.got); diff != "" {
@@ -135,14 +176,14 @@ func TestStepsOutsideASession(t *testing.T) {
 
 func TestSleepStepHonoursCancellation(t *testing.T) {
 	t.Parallel()
-	srv, _ := build(t, nil, "version: 1\ntools:\n  - {name: nap, description: d, steps: [{sleep: 1h}], content: [{text: ok}]}\n", nil)
+	srv := mustCompile(t, "version: 1\ntools:\n  - {name: nap, description: d, steps: [{sleep: 1h}], content: [{text: ok}]}\n", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	res, err := srv.CallTool(ctx, "nap", nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := handlertest.Text(res); !res.IsError || got != "canceled: context deadline exceeded" {
+	if got := textOf(res.Content); !res.IsError || got != "canceled: context deadline exceeded" {
 		t.Errorf("got %q (isError %v)", got, res.IsError)
 	}
 }

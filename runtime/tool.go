@@ -11,8 +11,9 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/types"
-	"github.com/mcpgen/mcpgen/eval"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -83,7 +84,7 @@ func nameOf(name, punct string) bool {
 	return name != ""
 }
 
-func (b *builder) tools(f *File) {
+func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
 	for i, t := range f.Config.Tools {
 		path := fmt.Sprintf("tools[%d]", i)
@@ -127,16 +128,16 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 	return out
 }
 
-func (b *builder) tool(f *File, path string, t *spec.Tool, ahead <-chan generated) *tool {
+func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *tool {
 	before := b.ds.Errors()
 	switch {
 	case t.Name == "": // the decoder reported it missing or empty
 	case !validToolName(t.Name):
-		b.diag(f, Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
+		b.diag(f, load.Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
 			"use 1 to 128 letters, digits, '_', '-' or '.'")
 	default:
 		if b.unique(f, "tool", t.Name, path+".name") && !portableName(t.Name) {
-			b.diag(f, Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
+			b.diag(f, load.Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
 				"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
 		}
 	}
@@ -185,7 +186,7 @@ func (b *builder) tool(f *File, path string, t *spec.Tool, ahead <-chan generate
 
 // inputSchema checks the tool's arguments and returns its input schema:
 // the one it gives, or the one generated from its args, received from ahead.
-func (b *builder) inputSchema(f *File, path string, t *spec.Tool, ahead <-chan generated) *schema {
+func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *schema {
 	switch {
 	case t.InputSchema != nil && len(t.Args) > 0:
 		b.errorf(f, path+".input_schema", "give either args or input_schema, not both")
@@ -231,8 +232,8 @@ func (b *builder) inputSchema(f *File, path string, t *spec.Tool, ahead <-chan g
 	return g.s
 }
 
-func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
-	raw, err := nodeJSON(v.Node)
+func (b *builder) schemaAt(f *load.File, path, name string, v *spec.Value) *schema {
+	raw, err := load.JSON(v.Node)
 	if err == nil {
 		var s *schema
 		if s, err = b.schemas.compile(name, raw); err == nil {
@@ -244,10 +245,10 @@ func (b *builder) schemaAt(f *File, path, name string, v *spec.Value) *schema {
 		b.errorf(f, path, "invalid JSON Schema: %v", err)
 		return nil
 	}
-	d := b.diags(f)
+	d := b.reporter(f)
 	for _, e := range es {
 		n, p := schemaNode(v.Node, path, e.loc)
-		d.at(n, p, "invalid JSON Schema: "+e.msg, "")
+		d.At(n, p, "invalid JSON Schema: "+e.msg, "")
 	}
 	return nil
 }
@@ -269,7 +270,7 @@ func annotations(t *spec.Tool) *mcp.ToolAnnotations {
 
 // lengths reports negative min_length and max_length, which would leave the
 // generated schema uncompilable.
-func (b *builder) lengths(f *File, path string, a *spec.Arg) bool {
+func (b *builder) lengths(f *load.File, path string, a *spec.Arg) bool {
 	ok := true
 	for key, n := range map[string]*int{"min_length": a.MinLength, "max_length": a.MaxLength} {
 		if n != nil && *n < 0 {
@@ -285,7 +286,7 @@ var argTypes = []string{"", "string", "integer", "number", "boolean", "array", "
 
 // hint completes a tool's annotations with what its handler knows, warning
 // where the config's annotations contradict it.
-func (b *builder) hint(f *File, path string, given *spec.Annotations, a *mcp.ToolAnnotations, h handlers.Hints) *mcp.ToolAnnotations {
+func (b *builder) hint(f *load.File, path string, given *spec.Annotations, a *mcp.ToolAnnotations, h handlers.Hints) *mcp.ToolAnnotations {
 	if a == nil {
 		a = &mcp.ToolAnnotations{}
 		given = &spec.Annotations{}
@@ -295,7 +296,7 @@ func (b *builder) hint(f *File, path string, given *spec.Annotations, a *mcp.Too
 		case given.ReadOnly == nil:
 			a.ReadOnlyHint = *h.ReadOnly
 		case *given.ReadOnly != *h.ReadOnly:
-			b.diag(f, Warning, path+".read_only", fmt.Sprintf("read_only: %v contradicts the handler, which %s", *given.ReadOnly,
+			b.diag(f, load.Warning, path+".read_only", fmt.Sprintf("read_only: %v contradicts the handler, which %s", *given.ReadOnly,
 				map[bool]string{true: "only reads", false: "writes"}[*h.ReadOnly]), "")
 		}
 	}
@@ -304,7 +305,7 @@ func (b *builder) hint(f *File, path string, given *spec.Annotations, a *mcp.Too
 		case given.Destructive == nil:
 			a.DestructiveHint = h.Destructive
 		case *given.Destructive != *h.Destructive:
-			b.diag(f, Warning, path+".destructive", fmt.Sprintf("destructive: %v contradicts the handler, which %s", *given.Destructive,
+			b.diag(f, load.Warning, path+".destructive", fmt.Sprintf("destructive: %v contradicts the handler, which %s", *given.Destructive,
 				map[bool]string{true: "may change or delete data", false: "does not destroy data"}[*h.Destructive]), "")
 		}
 	}

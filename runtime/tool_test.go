@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -46,7 +47,7 @@ func TestToolArgumentValidation(t *testing.T) {
 	t.Parallel()
 	calls := new(atomic.Int64)
 	dir := writeFiles(t, map[string]string{"c.yaml": argsConfig})
-	srv, ds := Compile([]string{filepath.Join(dir, "c.yaml")}, LoadOptions{}, BuildOptions{Registry: testRegistry(calls)})
+	srv, ds := Compile([]string{filepath.Join(dir, "c.yaml")}, load.Options{}, BuildOptions{Registry: testRegistry(calls)})
 	if ds.Errors() > 0 {
 		t.Fatal(ds)
 	}
@@ -252,7 +253,7 @@ func TestToolSecretsRedacted(t *testing.T) {
 	t.Parallel()
 	config := "version: 1\ntools:\n  - name: t\n    description: d\n    handler:\n      kind: echo\n      fail: \"login with ${TOKEN} refused\"\n"
 	dir := writeFiles(t, map[string]string{"c.yaml": config})
-	srv, ds := Compile([]string{filepath.Join(dir, "c.yaml")}, LoadOptions{LookupEnv: envMap(map[string]string{"TOKEN": "hunter2-secret"})},
+	srv, ds := Compile([]string{filepath.Join(dir, "c.yaml")}, load.Options{LookupEnv: envMap(map[string]string{"TOKEN": "hunter2-secret"})},
 		BuildOptions{Registry: testRegistry(new(atomic.Int64))})
 	if ds.Errors() > 0 {
 		t.Fatal(ds)

@@ -112,19 +112,16 @@ func (ws *watchSet) changed() []string {
 	return uris
 }
 
-// watchResources notifies subscribers of a file-backed resource whenever its
+// WatchResources notifies subscribers of a file-backed resource whenever its
 // file changes (modification time or size), until ctx is canceled. The
 // go-sdk keeps the subscriptions and sends notifications/resources/updated
-// only to the sessions that subscribed to that URI.
-func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
+// only to the sessions that subscribed to that URI; srv is the server MCP
+// returned, which the transport serves.
+func (s *Server) WatchResources(ctx context.Context, srv *mcp.Server) {
 	if !s.watches() {
 		return
 	}
-	every := s.watchEvery
-	if every <= 0 {
-		every = watchInterval
-	}
-	tick := time.NewTicker(every)
+	tick := time.NewTicker(s.watchEvery)
 	defer tick.Stop()
 	for {
 		select {

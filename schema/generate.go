@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"reflect"
+	"strings"
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/handlers"
@@ -59,12 +60,13 @@ type generator struct {
 }
 
 // defName names a definition: spec's types by their name, others (a kind's
-// config) by package and name, so that http.Config and sql.Config differ.
+// config) by the kind and name, so that http.Config and sql.Config differ.
+// A kind's package is named for its kind with "kind" after it (httpkind).
 func defName(t reflect.Type) string {
 	if t.Name() == "" || t.PkgPath() == configType.PkgPath() {
 		return t.Name()
 	}
-	return path.Base(t.PkgPath()) + "." + t.Name()
+	return strings.TrimSuffix(path.Base(t.PkgPath()), "kind") + "." + t.Name()
 }
 
 func (g *generator) build() (*jsonschema.Schema, error) {

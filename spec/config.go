@@ -1,6 +1,6 @@
 // Package spec holds the Go types of an mcpgen configuration file.
 //
-// The types carry no behaviour: runtime.Load fills them from YAML (keeping
+// The types carry no behaviour: package runtime/load fills them from YAML (keeping
 // every node's position), runtime.Build turns them into a server, and the
 // schema package reflects them into mcpgen.schema.json. Every field's doc
 // comment is written for the person writing the YAML; it becomes the field's

@@ -15,7 +15,7 @@ import (
 	"text/template/parse"
 
 	"github.com/Masterminds/sprig/v3"
-	"github.com/mcpgen/mcpgen/internal/suggest"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
 // MaxOutput bounds what one execution may produce.

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // compileMemoryLimit bounds the heap while a config is compiled with the
@@ -21,7 +22,7 @@ const compileMemoryLimit = 64 << 20
 // about to be garbage anyway, while a client waits for its initialize
 // answer. The Go compiler holds its collector back at startup for the same
 // reason. Settings return to what they were (GOGC included) afterwards.
-func compile(files []string, lo runtime.LoadOptions, bo runtime.BuildOptions) (*runtime.Server, runtime.Diagnostics) {
+func compile(files []string, lo load.Options, bo runtime.BuildOptions) (*runtime.Server, load.Diagnostics) {
 	limit := min(debug.SetMemoryLimit(-1), compileMemoryLimit)
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
@@ -31,7 +32,7 @@ func compile(files []string, lo runtime.LoadOptions, bo runtime.BuildOptions) (*
 // compileOrReport compiles files and writes every diagnostic to w, then a
 // summary when the config does not build; the server is nil then.
 func compileOrReport(files []string, bo runtime.BuildOptions, w io.Writer) *runtime.Server {
-	srv, ds := compile(files, runtime.LoadOptions{}, bo)
+	srv, ds := compile(files, load.Options{}, bo)
 	for _, d := range ds {
 		fmt.Fprintln(w, d)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // TestCompileRestoresGC checks that compile leaves the collector's settings
@@ -22,7 +23,7 @@ func TestCompileRestoresGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
 	for _, file := range []string{good, bad, filepath.Join(dir, "missing.yaml")} {
-		srv, _ := compile([]string{file}, runtime.LoadOptions{}, runtime.BuildOptions{Registry: builtin.Registry()})
+		srv, _ := compile([]string{file}, load.Options{}, runtime.BuildOptions{Registry: builtin.Registry()})
 		if srv != nil {
 			srv.Close()
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"gopkg.in/yaml.v3"
 )
@@ -70,7 +71,7 @@ func placeholder(name string) (string, bool) {
 
 func boot(t *testing.T, path string) {
 	t.Helper()
-	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{LookupEnv: placeholder},
+	srv, ds := runtime.Compile([]string{path}, load.Options{LookupEnv: placeholder},
 		runtime.BuildOptions{Registry: builtin.Registry()})
 	if srv == nil {
 		t.Fatalf("%s does not build:\n%v", path, ds)

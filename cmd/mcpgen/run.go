@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/suggest"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
 // Exit statuses.

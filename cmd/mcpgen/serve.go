@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
@@ -44,7 +45,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 			"An MCP client launches this command itself; see the README to connect one.\n"+
 			"Type JSON-RPC messages, one per line, or press Ctrl-D to stop.\n", srv.Describe())
 	}
-	if err := srv.ServeStdio(ctx, std.in, std.out); err != nil {
+	if err := transport.ServeStdio(ctx, srv, std.in, std.out); err != nil {
 		logger.Error("serving stdio", "err", err)
 		return exitError
 	}
@@ -54,7 +55,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 // serveHTTP serves Streamable HTTP until ctx ends (SIGINT or SIGTERM), then
 // shuts down gracefully. The address and flags override the config's.
 func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless bool, logger *slog.Logger) int {
-	cfgAddr, opts := srv.HTTPConfig()
+	cfgAddr, opts := transport.HTTPConfig(srv)
 	if addr == "" {
 		addr = cfgAddr
 	}
@@ -65,7 +66,7 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 		logger.Info("serving Streamable HTTP", "url", "http://"+a.String()+"/mcp", "stateless", opts.Stateless,
 			"tools", len(srv.ToolNames()))
 	}
-	if err := srv.ServeHTTP(ctx, addr, opts); err != nil {
+	if err := transport.ListenAndServe(ctx, srv, addr, opts); err != nil {
 		logger.Error("serving HTTP", "err", err)
 		return exitError
 	}

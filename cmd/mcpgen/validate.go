@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 func runValidate(ctx context.Context, args []string, std stdio) int {
@@ -31,7 +32,7 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 	if !ok {
 		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", *format))
 	}
-	srv, ds := compile(files, runtime.LoadOptions{SkipEnv: *skipEnv},
+	srv, ds := compile(files, load.Options{SkipEnv: *skipEnv},
 		runtime.BuildOptions{Registry: builtin.Registry()})
 	if srv != nil {
 		defer srv.Close()
@@ -49,13 +50,13 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-var reporters = map[string]func(std stdio, files []string, ds runtime.Diagnostics, srv *runtime.Server){
+var reporters = map[string]func(std stdio, files []string, ds load.Diagnostics, srv *runtime.Server){
 	"text":   reportText,
 	"json":   reportJSON,
 	"github": reportGitHub,
 }
 
-func reportText(std stdio, files []string, ds runtime.Diagnostics, srv *runtime.Server) {
+func reportText(std stdio, files []string, ds load.Diagnostics, srv *runtime.Server) {
 	for _, d := range ds {
 		fmt.Fprintln(std.err, d)
 	}
@@ -67,14 +68,14 @@ func reportText(std stdio, files []string, ds runtime.Diagnostics, srv *runtime.
 	}
 }
 
-func reportJSON(std stdio, _ []string, ds runtime.Diagnostics, _ *runtime.Server) {
+func reportJSON(std stdio, _ []string, ds load.Diagnostics, _ *runtime.Server) {
 	if ds == nil {
-		ds = runtime.Diagnostics{}
+		ds = load.Diagnostics{}
 	}
 	out := struct {
-		Diagnostics runtime.Diagnostics `json:"diagnostics"`
-		Errors      int                 `json:"errors"`
-		Warnings    int                 `json:"warnings"`
+		Diagnostics load.Diagnostics `json:"diagnostics"`
+		Errors      int              `json:"errors"`
+		Warnings    int              `json:"warnings"`
 	}{ds, ds.Errors(), ds.Warnings()}
 	enc := json.NewEncoder(std.out)
 	enc.SetIndent("", "  ")
@@ -83,7 +84,7 @@ func reportJSON(std stdio, _ []string, ds runtime.Diagnostics, _ *runtime.Server
 
 // reportGitHub prints workflow commands, which GitHub Actions shows as
 // annotations on the lines of the pull request.
-func reportGitHub(std stdio, _ []string, ds runtime.Diagnostics, _ *runtime.Server) {
+func reportGitHub(std stdio, _ []string, ds load.Diagnostics, _ *runtime.Server) {
 	for _, d := range ds {
 		msg := d.Message
 		if d.Path != "" {
@@ -112,15 +113,15 @@ const connectTimeout = 5 * time.Second
 
 // connectDiags pings every backend that can be pinged; one that does not
 // answer is an error naming it.
-func connectDiags(ctx context.Context, srv *runtime.Server, files []string) runtime.Diagnostics {
+func connectDiags(ctx context.Context, srv *runtime.Server, files []string) load.Diagnostics {
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
-	var ds runtime.Diagnostics
+	var ds load.Diagnostics
 	results := srv.Ping(ctx)
 	for _, name := range slices.Sorted(maps.Keys(results)) {
 		if err := results[name]; err != nil {
-			ds = append(ds, runtime.Diagnostic{File: strings.Join(files, ", "), Path: "backends." + name,
-				Message: "cannot connect: " + err.Error(), Severity: runtime.Error})
+			ds = append(ds, load.Diagnostic{File: strings.Join(files, ", "), Path: "backends." + name,
+				Message: "cannot connect: " + err.Error(), Severity: load.Error})
 		}
 	}
 	return ds

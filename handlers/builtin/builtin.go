@@ -3,9 +3,9 @@ package builtin
 
 import (
 	"github.com/mcpgen/mcpgen/handlers"
-	httpkind "github.com/mcpgen/mcpgen/handlers/http"
-	"github.com/mcpgen/mcpgen/handlers/shell"
-	sqlkind "github.com/mcpgen/mcpgen/handlers/sql"
+	"github.com/mcpgen/mcpgen/handlers/httpkind"
+	"github.com/mcpgen/mcpgen/handlers/shellkind"
+	"github.com/mcpgen/mcpgen/handlers/sqlkind"
 )
 
 // Registry returns a new registry holding every built-in backend kind.
@@ -15,5 +15,5 @@ func Registry() *handlers.Registry {
 
 // Kinds lists the built-in backend kinds.
 func Kinds() []handlers.Kind {
-	return []handlers.Kind{shell.Kind(), httpkind.Kind(), sqlkind.Kind()}
+	return []handlers.Kind{shellkind.Kind(), httpkind.Kind(), sqlkind.Kind()}
 }

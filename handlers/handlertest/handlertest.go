@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,7 +36,7 @@ func Build(t testing.TB, reg *handlers.Registry, config string, extra map[string
 	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{}, runtime.BuildOptions{Registry: reg})
+	srv, ds := runtime.Compile([]string{path}, load.Options{}, runtime.BuildOptions{Registry: reg})
 	if ds.Errors() > 0 {
 		t.Fatalf("config does not build:\n%v", ds)
 	}
@@ -44,13 +45,13 @@ func Build(t testing.TB, reg *handlers.Registry, config string, extra map[string
 }
 
 // Diagnose builds config and returns its diagnostics (for tests of errors).
-func Diagnose(t testing.TB, reg *handlers.Registry, config string) runtime.Diagnostics {
+func Diagnose(t testing.TB, reg *handlers.Registry, config string) load.Diagnostics {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
 	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv, ds := runtime.Compile([]string{path}, runtime.LoadOptions{}, runtime.BuildOptions{Registry: reg})
+	srv, ds := runtime.Compile([]string{path}, load.Options{}, runtime.BuildOptions{Registry: reg})
 	if srv != nil {
 		srv.Close()
 	}

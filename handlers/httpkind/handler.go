@@ -1,0 +1,293 @@
+// Package httpkind is the http backend kind: tools and resources answered by
+// an HTTP API.
+//
+// A named backend (`backends:` entry of kind http) holds the base URL,
+// default headers, authentication, TLS settings and limits, and one
+// connection pool shared by every tool that names it. A tool's handler
+// builds one request from its arguments (method, path, query, headers,
+// body) and turns the response into a result: error rules, an extraction
+// expression for the structured result, a text template, pagination.
+//
+// The scheme and host come from the config, never from arguments; values
+// inserted into the path are escaped as single segments; header values
+// holding line breaks are refused; responses are capped; retries are for
+// idempotent methods only, unless a tool says otherwise.
+package httpkind
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+// Kind is the http backend kind.
+func Kind() handlers.Kind {
+	return handlers.Kind{
+		Name:       "http",
+		Doc:        "Calls an HTTP API: one request per call, built from the arguments.",
+		NewConfig:  func() handlers.Config { return &Config{} },
+		NewBackend: func() handlers.BackendConfig { return &BackendConfig{} },
+	}
+}
+
+// exprRE matches the expressions inside a string.
+var exprRE = regexp.MustCompile(`\$\{\{.*?\}\}`)
+
+// responseType types `response` in expressions.
+var responseType = types.Map{
+	"status":  types.Int64,
+	"headers": types.Map{types.Extra: types.String},
+	"body":    types.Any,
+}
+
+// responseVars are the names expressions over a response see.
+var responseVars = types.Map{"response": responseType}
+
+// handler answers the calls of one tool.
+type handler struct {
+	be          *backend
+	own         bool // be was opened for this handler alone
+	lim         limits
+	method      string
+	override    bool
+	idempotent  bool
+	path        *eval.Value
+	queryParams []param
+	queryStyle  string
+	headers     []param
+	body        *bodyBuilder
+	success     []statusRange
+	errors      []*errorRule
+	result      *eval.Value // nil: the body
+	text        *templates.Template
+	page        *pager
+	redact      func(string) string
+	// readsResponse is set when an expression or template may read
+	// `response`: only then are its headers prepared.
+	readsResponse bool
+}
+
+// Build checks the tool's request and response settings. It returns nil
+// after reporting a problem.
+func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
+	env := &countingEnv{BuildEnv: buildEnv}
+	h := &handler{method: strings.ToUpper(or(c.Method, "GET")), override: c.MethodOverride,
+		idempotent: c.Idempotent, queryStyle: or(c.QueryStyle, "repeat"), redact: env.Redact}
+	h.be, h.own = c.backend(env)
+	if h.be != nil {
+		h.lim = c.Limits.resolve(h.be.limits)
+	}
+	if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, h.method) {
+		env.Diag("method", fmt.Sprintf("unknown method %q", c.Method))
+	}
+	if !slices.Contains([]string{"repeat", "indexed", "brackets", "comma"}, h.queryStyle) {
+		env.Diag("query_style", fmt.Sprintf("unknown query style %q; use repeat, indexed, brackets or comma", c.QueryStyle))
+	}
+	h.compileRequest(env, c)
+	h.compileResponse(env, c)
+	h.checkAnnotations(buildEnv)
+	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
+		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
+	}
+	if env.errors > 0 {
+		h.Close()
+		return nil
+	}
+	return h
+}
+
+// countingEnv counts the errors reported through it.
+type countingEnv struct {
+	handlers.BuildEnv
+	errors int
+}
+
+func (e *countingEnv) Diag(field, msg string) {
+	e.errors++
+	e.BuildEnv.Diag(field, msg)
+}
+
+// Compile counts compile errors too: they come back as a nil value.
+func (e *countingEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Value {
+	val := e.BuildEnv.Compile(field, v, vars)
+	if val == nil {
+		e.errors++
+	}
+	return val
+}
+
+// Template counts parse errors too: they come back as a nil template.
+func (e *countingEnv) Template(field, text string, vars ...string) *templates.Template {
+	t := e.BuildEnv.Template(field, text, vars...)
+	if t == nil {
+		e.errors++
+	}
+	return t
+}
+
+// backend returns the named backend, or opens the handler's own.
+func (c *Config) backend(env handlers.BuildEnv) (*backend, bool) {
+	named, err := env.Backend("")
+	switch {
+	case err != nil && err.Error() == "no backend named": // runtime's words for a handler without `backend:`
+		b := openBackend(env, &c.Connection, nil)
+		if b != nil {
+			b.limits = defaultLimits()
+		}
+		return b, true
+	case err != nil:
+		return nil, false // the backend failed to open; runtime reported why
+	}
+	be, ok := named.(*backend)
+	if !ok {
+		env.Diag("backend", "the backend is not of kind http")
+		return nil, false
+	}
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"base_url", c.BaseURL != nil}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil}} {
+		if f.set {
+			env.Diag(f.name, fmt.Sprintf("%s belongs to the backend; remove it here or drop `backend:`", f.name))
+		}
+	}
+	return be, false
+}
+
+func (h *handler) compileRequest(env handlers.BuildEnv, c *Config) {
+	if !c.Path.IsZero() {
+		if c.Path.Node.Tag != "!!str" {
+			env.Diag("path", "the path is a string, e.g. /tickets/${{ args.id }}")
+		} else if strings.ContainsAny(exprRE.ReplaceAllString(c.Path.Node.Value, ""), "?#") {
+			env.Diag("path", "the path must not hold a query or fragment; use query")
+		}
+		h.path = env.Compile("path", &c.Path, nil)
+	}
+	h.queryParams = compileParams(env, "query", c.Query)
+	h.headers = compileParams(env, "headers", c.Headers)
+	for _, p := range h.headers {
+		value := ""
+		if p.val != nil && p.val.IsConst() {
+			value, _ = p.val.String(nil, nil)
+		}
+		if err := checkHeader(p.name, value); err != nil {
+			env.Diag("headers."+p.name, err.Error())
+		}
+	}
+	if c.Body != nil {
+		h.body = h.compileBody(env, c.Body)
+	}
+}
+
+func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
+	h.success = parseStatuses(env, "success", c.Success)
+	if len(c.Success) == 0 {
+		h.success = []statusRange{{200, 299}}
+	}
+	for i, r := range c.Errors {
+		h.errors = append(h.errors, compileRule(env, fmt.Sprintf("errors[%d]", i), r))
+	}
+	if !c.Result.IsZero() {
+		h.result = env.Compile("result", &c.Result, responseVars)
+	}
+	if c.Text != "" {
+		h.text = env.Template("text", c.Text, "response", "result")
+	}
+	if c.Pagination != nil {
+		h.page = compilePager(env, c.Pagination)
+	}
+	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
+}
+
+// compileParams compiles a mapping of names to values, sorted by name.
+func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value) []param {
+	var out []param
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		v := m[name]
+		out = append(out, param{name: name, val: env.Compile(field+"."+name, &v, nil)})
+	}
+	return out
+}
+
+// Call sends the tool's request and turns the response into a result.
+func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, h.lim.timeout, errTimeout)
+	defer cancel()
+	vars := map[string]any{"args": c.Args, "steps": c.Steps}
+	out, err := h.build(vars)
+	if err != nil {
+		return nil, h.fail(err)
+	}
+	var res *handlers.Result
+	if h.page != nil && h.page.follow {
+		res, err = h.follow(ctx, c, vars, out)
+	} else {
+		res, err = h.once(ctx, c.Notify, vars, out)
+	}
+	if err != nil {
+		if context.Cause(ctx) == errTimeout { // the call failed because time ran out
+			return nil, fmt.Errorf("the request timed out after %v", h.lim.timeout)
+		}
+		return nil, h.fail(err)
+	}
+	return res, nil
+}
+
+// errTimeout tells the handler's own timeout from a deadline of the caller.
+var errTimeout = errors.New("timeout")
+
+// once sends one request and renders its response.
+func (h *handler) once(ctx context.Context, n handlers.Notifier, vars map[string]any, out *outgoing) (*handlers.Result, error) {
+	resp, err := h.do(ctx, n, out)
+	if err != nil {
+		return nil, err
+	}
+	return h.respond(vars, resp)
+}
+
+// fail scrubs secrets from an error: those taken from the environment and
+// the backend's own credentials.
+func (h *handler) fail(err error) error {
+	msg := h.scrub(err.Error())
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
+}
+
+func (h *handler) scrub(s string) string {
+	if h.redact != nil {
+		s = h.redact(s)
+	}
+	if h.be != nil {
+		for _, secret := range h.be.auth.secrets() {
+			if len(secret) >= 4 {
+				s = strings.ReplaceAll(s, secret, "****")
+			}
+		}
+	}
+	return s
+}
+
+// Close closes the idle connections of a handler's own connection.
+func (h *handler) Close() error {
+	if h.own && h.be != nil {
+		return h.be.Close()
+	}
+	return nil
+}
+
+var (
+	_ handlers.Config  = (*Config)(nil)
+	_ handlers.Handler = (*handler)(nil)
+)

@@ -1,0 +1,187 @@
+package httpkind
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/eval"
+)
+
+// outgoing is a request built from a call, before credentials are added.
+type outgoing struct {
+	method string
+	url    *url.URL
+	header http.Header
+	body   []byte
+}
+
+// param is a compiled query parameter, header or form field.
+type param struct {
+	name string
+	val  *eval.Value
+}
+
+// build evaluates the request of a call.
+func (h *handler) build(vars map[string]any) (*outgoing, error) {
+	u, err := h.url(vars)
+	if err != nil {
+		return nil, err
+	}
+	out := &outgoing{method: h.method, url: u, header: make(http.Header, len(h.be.headers)+len(h.headers)+2)}
+	for k, v := range h.be.headers {
+		out.header[k] = v // shared, never modified: headers are set, not appended to
+	}
+	if err := h.query(u, vars); err != nil {
+		return nil, err
+	}
+	for _, p := range h.headers {
+		v, err := p.val.String(vars, nil)
+		if err != nil {
+			return nil, fmt.Errorf("header %s: %w", p.name, err)
+		}
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return nil, fmt.Errorf("header %s: the value holds a line break; refused", p.name)
+		}
+		if v != "" {
+			out.header.Set(p.name, v)
+		}
+	}
+	if h.body != nil {
+		ctype, body, err := h.body.build(vars)
+		if err != nil {
+			return nil, fmt.Errorf("request body: %w", err)
+		}
+		out.body = body
+		out.header.Set("Content-Type", ctype)
+	}
+	if h.override && out.method != http.MethodPost {
+		out.header.Set("X-HTTP-Method-Override", out.method)
+		out.method = http.MethodPost
+	}
+	return out, nil
+}
+
+// errNoBaseURL is the error of calls to a backend whose base_url was left
+// empty by an unset environment variable.
+var errNoBaseURL = errors.New("the API's base_url is not set (is an environment variable unset?)")
+
+// errEmptySegment refuses an empty argument in a path segment: the request
+// would reach the collection instead of the item.
+var errEmptySegment = errors.New("an argument inserted into the URL path is empty")
+
+// url joins the base URL and the evaluated path. Interpolated values are
+// escaped as single segments, so they can add neither segments, nor a
+// query, nor a host.
+func (h *handler) url(vars map[string]any) (*url.URL, error) {
+	if h.be == nil || h.be.base == nil {
+		return nil, errNoBaseURL
+	}
+	u := *h.be.base
+	if h.path == nil {
+		return &u, nil
+	}
+	empty := false
+	p, err := h.path.String(vars, func(s string) string {
+		if s == "" {
+			empty = true
+		}
+		return escapeSegment(s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("path: %w", err)
+	}
+	if empty {
+		return nil, errEmptySegment
+	}
+	full := u.EscapedPath()
+	if p != "" {
+		full += "/" + strings.TrimLeft(p, "/")
+	}
+	if u.Path, err = url.PathUnescape(full); err != nil {
+		return nil, fmt.Errorf("path: %w", err)
+	}
+	u.RawPath = full
+	return &u, nil
+}
+
+// escapeSegment escapes s as one path segment; "." and ".." are escaped
+// too, so that no client or server resolves them.
+func escapeSegment(s string) string {
+	e := url.PathEscape(s)
+	if strings.Trim(e, ".") == "" {
+		return strings.Repeat("%2E", len(e))
+	}
+	return e
+}
+
+// query adds the evaluated query parameters to u.
+func (h *handler) query(u *url.URL, vars map[string]any) error {
+	if len(h.queryParams) == 0 {
+		return nil
+	}
+	q := u.Query()
+	for _, p := range h.queryParams {
+		x, err := p.val.Eval(vars)
+		if err != nil {
+			return fmt.Errorf("query %s: %w", p.name, err)
+		}
+		addValue(q, p.name, x, h.queryStyle)
+	}
+	u.RawQuery = q.Encode()
+	return nil
+}
+
+// addValue adds x under name: nothing for null, one entry per element of a
+// list (in style), the text of anything else.
+func addValue(q url.Values, name string, x any, style string) {
+	list, ok := x.([]any)
+	switch {
+	case x == nil:
+	case !ok:
+		q.Add(name, eval.Format(x))
+	case style == "comma":
+		parts := make([]string, len(list))
+		for i, e := range list {
+			parts[i] = eval.Format(e)
+		}
+		q.Add(name, strings.Join(parts, ","))
+	default:
+		for i, e := range list {
+			switch style {
+			case "indexed":
+				q.Add(name+"["+strconv.Itoa(i)+"]", eval.Format(e))
+			case "brackets":
+				q.Add(name+"[]", eval.Format(e))
+			default:
+				q.Add(name, eval.Format(e))
+			}
+		}
+	}
+}
+
+// request makes the net/http request of one attempt. Attempts run one
+// after the other and set the same headers, so they share o.header.
+func (o *outgoing) request(ctx context.Context) *http.Request {
+	u := *o.url
+	req := &http.Request{Method: o.method, URL: &u, Header: o.header, Host: u.Host,
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}
+	if o.body != nil {
+		req.ContentLength = int64(len(o.body))
+		req.Body = io.NopCloser(bytes.NewReader(o.body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(o.body)), nil }
+	}
+	return req.WithContext(ctx)
+}
+
+// idempotentMethods may be retried: repeating them has no further effect.
+var idempotentMethods = []string{"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"}
+
+func isIdempotent(method string) bool { return slices.Contains(idempotentMethods, method) }

@@ -1,0 +1,104 @@
+package shellkind_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
+)
+
+func TestDiagnostics(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, handler string
+		want          []string // file:line:col: path: message[; hint], file name only
+	}{
+		{"empty command", "command: []", []string{
+			"mcpgen.yaml:10:16: tools[0].handler.command: a shell handler needs a command (a list: [program, arg, ...]) or a script"}},
+		{"no command", "timeout: 1s", []string{
+			"mcpgen.yaml:9:7: tools[0].handler.command: a shell handler needs a command (a list: [program, arg, ...]) or a script"}},
+		{"unknown argument", "command: [grep, -n, '${{ args.patern }}', --, '${{ args.path }}']", []string{
+			`mcpgen.yaml:10:37: tools[0].handler.command[2]: expr: unknown field patern; did you mean "pattern"?`}},
+		{"program from an argument", "command: ['${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:17: tools[0].handler.command[0]: the program is fixed text: arguments cannot choose what runs"}},
+		{"empty program", "command: ['', x]", []string{
+			"mcpgen.yaml:10:17: tools[0].handler.command[0]: the program must be a name or a path"}},
+		{"list element", "command: [ls, [a, b]]", []string{
+			"mcpgen.yaml:10:21: tools[0].handler.command[1]: expected a single value (a string, number or ${{ expression }})"}},
+		{"argument spliced into sh -c", "command: [sh, -c, 'grep ${{ args.pattern }} notes']", []string{
+			"mcpgen.yaml:10:25: tools[0].handler.command[2]: this is program text for sh, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"argument spliced into env bash -ec", "command: [env, bash, -ec, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:33: tools[0].handler.command[3]: this is program text for bash, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"argument spliced into python3 -c", "command: [/usr/bin/python3, '-cprint(${{ args.pattern }})']", []string{
+			"mcpgen.yaml:10:35: tools[0].handler.command[1]: this is program text for python3, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"argument spliced into node --eval", "command: [node, --eval, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:31: tools[0].handler.command[2]: this is program text for node, so an argument spliced into it would run as code; " +
+				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
+		{"arguments after sh -c code are data", "command: [sh, -c, 'grep -- \"$1\" notes', mcpgen, '${{ args.pattern }}']", nil},
+		{"a shell's other options", "command: [bash, -x, ./run.sh, '${{ args.pattern }}']", nil},
+		{"command and script", "command: [ls]\nscript: ls", []string{
+			"mcpgen.yaml:11:15: tools[0].handler.script: give either command or script, not both"}},
+		{"expression in a script", "script: grep -- '${{ args.pattern }}' .", []string{
+			`mcpgen.yaml:10:15: tools[0].handler.script: a script is static text and cannot hold ${{ expressions }}; pass arguments in params (read them as "$1") or env (read them as "$NAME")`}},
+		{"shell from an argument", "script: ls\nshell: '${{ args.pattern }}'", []string{
+			"mcpgen.yaml:11:14: tools[0].handler.shell: the program is fixed text: arguments cannot choose what runs"}},
+		{"shell without a script", "command: [ls]\nshell: bash", []string{
+			"mcpgen.yaml:11:14: tools[0].handler.shell: shell runs a script; this handler has a command"}},
+		{"params without a script", "command: [ls]\nparams: [a]", []string{
+			"mcpgen.yaml:11:15: tools[0].handler.params: params are the positional parameters of a script; with command, write the values in command"}},
+		{"bad env name", "command: [env]\nenv: {'A-B': x, OK: '${{ args.nope }}'}", []string{
+			`mcpgen.yaml:11:20: tools[0].handler.env.A-B: "A-B" is not a variable name: use letters, digits and '_'`,
+			`mcpgen.yaml:11:37: tools[0].handler.env.OK: expr: unknown field nope`}},
+		{"bad env_allow", "command: [env]\nenv_allow: [HOME, 'X=1']", []string{
+			`mcpgen.yaml:11:25: tools[0].handler.env_allow[1]: "X=1" is not a variable name`}},
+		{"unknown output", "command: [ls]\noutput: yaml", []string{
+			`mcpgen.yaml:11:15: tools[0].handler.output: expected one of text, json, got "yaml"`}},
+		{"bad exit code", "command: [ls]\nok_exit_codes: [0, 256]", []string{
+			"mcpgen.yaml:11:26: tools[0].handler.ok_exit_codes[1]: 256 is not an exit status (0 to 255)"}},
+		{"misspelt field", "command: [ls]\ntimout: 1s", []string{
+			`mcpgen.yaml:11:7: tools[0].handler: unknown field "timout"; did you mean "timeout"?`}},
+		{"bad duration", "command: [ls]\ntimeout: soon", []string{
+			`mcpgen.yaml:11:16: tools[0].handler.timeout: expected a duration such as 500ms, 30s or 2m, got "soon"`}},
+		{"progress pattern is not a regexp", "command: [ls]\nprogress: {pattern: '(?P<done>\\d+'}", []string{
+			"mcpgen.yaml:11:27: tools[0].handler.progress.pattern: not a regular expression: missing closing ): `(?P<done>\\d+`"}},
+		{"progress pattern without done", "command: [ls]\nprogress:\n  pattern: '(\\d+)/(?P<total>\\d+)'", []string{
+			`mcpgen.yaml:12:18: tools[0].handler.progress.pattern: the pattern needs a group named done for the progress so far, as in (?P<done>\d+)/(?P<total>\d+)`}},
+		{"progress with neither lines nor pattern", "command: [ls]\nprogress: {from: stderr}", []string{
+			"mcpgen.yaml:11:17: tools[0].handler.progress: progress needs `lines: true` (each line is a step) or a `pattern` with a (?P<done>...) group"}},
+		{"progress with lines and pattern", "command: [ls]\nprogress: {lines: true, pattern: x}", []string{
+			"mcpgen.yaml:11:40: tools[0].handler.progress.pattern: give either lines or pattern, not both"}},
+		{"negative progress total", "command: [ls]\nprogress: {lines: true, total: -1}", []string{
+			"mcpgen.yaml:11:38: tools[0].handler.progress.total: the total cannot be negative"}},
+		{"progress from elsewhere", "command: [ls]\nprogress: {lines: true, from: stdin}", []string{
+			`mcpgen.yaml:11:37: tools[0].handler.progress.from: expected one of stdout, stderr, got "stdin"`}},
+		{"missing program is a warning", "command: [no-such-program-mcpgen]", []string{
+			`mcpgen.yaml:10:17: warning: tools[0].handler.command[0]: program "no-such-program-mcpgen" not found on PATH`}},
+		{"missing dir is a warning", "command: [ls]\ndir: no/such/dir", []string{
+			`mcpgen.yaml:11:12: warning: tools[0].handler.dir:`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			ds := handlertest.Diagnose(t, registry(), tool([]string{"pattern", "path"}, tt.handler))
+			var got []string
+			for i, d := range ds {
+				d.File = filepath.Base(d.File)
+				s := d.String()
+				if i < len(tt.want) && strings.HasSuffix(tt.want[i], ":") {
+					s = s[:min(len(s), len(tt.want[i]))] // the rest names a temporary directory
+				}
+				if strings.Contains(tt.want[min(i, len(tt.want)-1)], "PATH") {
+					s, _, _ = strings.Cut(s, " (")
+				}
+				got = append(got, s)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,250 @@
+package sqlkind
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// Limits used when a handler does not set its own.
+const (
+	defaultMaxRows = 500
+	defaultTimeout = 30 * time.Second
+)
+
+// Config runs one tool (or resource) on a database named by `backend:`.
+type Config struct {
+	// Query is one statement that reads, e.g. SELECT … WHERE id = :id. Its
+	// rows are the result. Parameters are written :name (ASCII letters,
+	// digits and _) and bound from `params`, never spliced into the text. A
+	// :name inside a string literal, a quoted identifier or a comment is
+	// left alone, as are casts (x::int) and slices (arr[lo:hi]); positional
+	// placeholders (?, $1) are refused. Exclusive with `exec` and
+	// `statements`.
+	Query string `yaml:"query,omitempty"`
+	// Exec is one statement that changes data (INSERT, UPDATE, DELETE); the
+	// result is the number of rows affected. Exec tools are not read-only
+	// and are announced to clients as destructive. Exclusive with `query`
+	// and `statements`.
+	Exec string `yaml:"exec,omitempty"`
+	// Statements run in order in one transaction: all of them take effect or
+	// none. The result lists each statement's result.
+	Statements []*Statement `yaml:"statements,omitempty"`
+	// Params binds each :name placeholder to a value, usually an
+	// expression over the arguments: `limit: "${{ args.limit ?? 20 }}"`.
+	// Every placeholder needs a parameter and every parameter must be used.
+	// A list is bound as an array on postgres (`id = ANY(:ids)`) and as
+	// JSON text on sqlite and mysql (`id IN (SELECT value FROM
+	// json_each(:ids))`); an object is bound as JSON text.
+	Params map[string]*spec.Value `yaml:"params,omitempty"`
+	// ReadOnly runs the statements in a read-only transaction, enforced by
+	// the database (READ ONLY transactions on postgres and mysql, PRAGMA
+	// query_only on sqlite): a write fails. Defaults to true when there is
+	// no `exec`.
+	ReadOnly *bool `yaml:"read_only,omitempty"`
+	// MaxRows caps the rows returned by each query; the result says when it
+	// was truncated. Defaults to 500.
+	MaxRows int `yaml:"max_rows,omitempty"`
+	// Timeout bounds the whole call, e.g. 5s; the database is also told
+	// (statement_timeout on postgres, max_statement_time on MariaDB).
+	// Defaults to 30s.
+	Timeout spec.Duration `yaml:"timeout,omitempty"`
+	// Format of the text result: table (aligned columns, the default), csv
+	// or json. The structured result is the same for all three.
+	Format string `yaml:"format,omitempty" jsonschema:"enum=table,enum=csv,enum=json"`
+	// OneRow makes the result the first row alone, as an object; no row is
+	// an error ("not found" for a resource). Handy for resource templates
+	// such as db://customers/{id}. Only with `query`.
+	OneRow bool `yaml:"one_row,omitempty"`
+	// JSONColumns lists columns whose text holds JSON, returned as JSON
+	// values. Columns the driver reports as JSON (postgres json and jsonb,
+	// MySQL JSON) need not be listed; MariaDB stores JSON as text.
+	JSONColumns []string `yaml:"json_columns,omitempty"`
+}
+
+// Statement is one step of a multi-statement tool: exactly one of query and
+// exec.
+type Statement struct {
+	// Query is a statement whose rows are returned.
+	Query string `yaml:"query,omitempty"`
+	// Exec is a statement whose rows affected are returned.
+	Exec string `yaml:"exec,omitempty"`
+}
+
+// Build checks the configuration against its backend and returns the handler.
+func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
+	v, err := env.Backend("")
+	if err != nil {
+		env.Diag("", fmt.Sprintf("an sql handler needs `backend:` naming an sql entry of backends: %v", err))
+		return nil
+	}
+	db, ok := v.(Database)
+	if !ok {
+		env.Diag("backend", "the backend is not an sql backend")
+		return nil
+	}
+	h := &handler{db: db, dialect: dialectOf(db.Driver()), maxRows: cmpOr(c.MaxRows, defaultMaxRows),
+		timeout: time.Duration(c.Timeout), format: c.Format, oneRow: c.OneRow, jsonCols: c.JSONColumns}
+	h.server = &serverState{}
+	if d, ok := db.(*DB); ok {
+		h.server = &d.server
+		h.notices = d.notices
+	}
+	if h.timeout <= 0 {
+		h.timeout = defaultTimeout
+	}
+	ok = c.checkShape(env)
+	ok = c.statements(env, h) && ok
+	ok = c.params(env, h) && ok
+	if !ok {
+		return nil
+	}
+	h.stmts = make([]*preparedStmt, len(h.steps))
+	for i := range h.stmts {
+		h.stmts[i] = &preparedStmt{}
+	}
+	return h
+}
+
+// checkShape reports settings that contradict each other.
+func (c *Config) checkShape(env handlers.BuildEnv) bool {
+	ok := true
+	fail := func(field, msg string) { env.Diag(field, msg); ok = false }
+	switch n := btoi(c.Query != "") + btoi(c.Exec != "") + btoi(len(c.Statements) > 0); {
+	case n == 0:
+		fail("", "an sql handler needs one of query, exec or statements")
+	case n > 1:
+		fail("", "give only one of query, exec and statements")
+	}
+	if !slices.Contains([]string{"", "table", "csv", "json"}, c.Format) {
+		fail("format", fmt.Sprintf("unknown format %q; use table, csv or json", c.Format))
+	}
+	if c.MaxRows < 0 {
+		fail("max_rows", "must not be negative")
+	}
+	if c.Timeout < 0 {
+		fail("timeout", "must not be negative")
+	}
+	if c.OneRow && c.Query == "" {
+		fail("one_row", "one_row is for a single query")
+	}
+	if c.ReadOnly != nil && *c.ReadOnly && c.writes() {
+		fail("read_only", "a read-only handler cannot have exec statements; the database would refuse them")
+	}
+	return ok
+}
+
+// writes reports whether any statement is an exec.
+func (c *Config) writes() bool {
+	if c.Exec != "" {
+		return true
+	}
+	for _, s := range c.Statements {
+		if s != nil && s.Exec != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// statements translates every statement to the backend's placeholder style.
+func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
+	h.readOnly = !c.writes()
+	if c.ReadOnly != nil {
+		h.readOnly = *c.ReadOnly
+	}
+	type src struct {
+		field, text string
+		exec        bool
+	}
+	var srcs []src
+	switch {
+	case c.Query != "":
+		srcs = append(srcs, src{"query", c.Query, false})
+	case c.Exec != "":
+		srcs = append(srcs, src{"exec", c.Exec, true})
+	}
+	for i, s := range c.Statements {
+		p := fmt.Sprintf("statements[%d]", i)
+		switch {
+		case s == nil || btoi(s.Query != "")+btoi(s.Exec != "") != 1:
+			env.Diag(p, "a statement has exactly one of query and exec")
+		case s.Query != "":
+			srcs = append(srcs, src{p + ".query", s.Query, false})
+		default:
+			srcs = append(srcs, src{p + ".exec", s.Exec, true})
+		}
+	}
+	ok := len(srcs) > 0
+	for _, s := range srcs {
+		if strings.Contains(s.text, eval.Open) {
+			env.Diag(s.field, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
+			ok = false
+			continue
+		}
+		st, err := translate(s.text, h.dialect.syntax)
+		if err != nil {
+			env.Diag(s.field, err.Error())
+			ok = false
+			continue
+		}
+		h.steps = append(h.steps, &step{field: s.field, st: st, exec: s.exec})
+	}
+	return ok
+}
+
+// params compiles the parameters and checks that placeholders and
+// parameters match one to one.
+func (c *Config) params(env handlers.BuildEnv, h *handler) bool {
+	ok := true
+	used := map[string]bool{}
+	for _, s := range h.steps {
+		for _, p := range s.st.found {
+			used[p.name] = true
+			if _, has := c.Params[p.name]; !has {
+				env.Diag(s.field, fmt.Sprintf("placeholder :%s (line %d, column %d of the statement) has no parameter; add params.%s",
+					p.name, p.line, p.col, p.name))
+				ok = false
+			}
+		}
+	}
+	h.params = map[string]*eval.Value{}
+	for _, name := range sortedNames(c.Params) {
+		if !used[name] {
+			env.Diag("params."+name, fmt.Sprintf("parameter %q is not used by any statement; write :%s where it belongs or remove it", name, name))
+			ok = false
+			continue
+		}
+		v := env.Compile("params."+name, c.Params[name], nil)
+		if v == nil {
+			ok = false
+			continue
+		}
+		h.params[name] = v
+	}
+	return ok
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var _ handlers.Config = (*Config)(nil)

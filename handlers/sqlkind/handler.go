@@ -1,0 +1,274 @@
+package sqlkind
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+)
+
+// handler runs one tool's statements.
+type handler struct {
+	db       Database
+	dialect  *dialect
+	steps    []*step
+	stmts    []*preparedStmt // one per step, prepared on first use
+	params   map[string]*eval.Value
+	readOnly bool
+	maxRows  int
+	timeout  time.Duration
+	format   string
+	oneRow   bool
+	jsonCols []string
+	// server is what the backend learned about its server, shared by its
+	// handlers.
+	server *serverState
+	// notices routes the backend's notices to the calls (postgres; nil
+	// elsewhere).
+	notices *noticeRouter
+}
+
+// step is one statement of a handler.
+type step struct {
+	field string // for messages: query, exec, statements[1].query
+	st    *statement
+	exec  bool
+}
+
+// preparedStmt is a statement prepared on the pool, reused by every call;
+// database/sql re-prepares it on each connection once.
+type preparedStmt struct {
+	mu   sync.Mutex
+	stmt *sql.Stmt
+}
+
+func (p *preparedStmt) get(ctx context.Context, db *sql.DB, text string) (*sql.Stmt, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stmt == nil {
+		s, err := db.PrepareContext(ctx, text)
+		if err != nil {
+			return nil, err
+		}
+		p.stmt = s
+	}
+	return p.stmt, nil
+}
+
+// errNoRow is returned by one_row handlers when the query finds nothing; it
+// is a "not found" for resources.
+var errNoRow = fmt.Errorf("no row found: %w", fs.ErrNotExist)
+
+// Call binds the parameters and runs the statements in one transaction.
+func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+	results, err := h.execute(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return h.result(results)
+}
+
+// execute binds the call's parameters and runs the statements within the
+// handler's timeout; a failure is explained for the model.
+func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult, error) {
+	args, err := h.bind(c.Args)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	results, err := h.run(ctx, c.Notify, args)
+	if err != nil {
+		return nil, h.explain(ctx, err)
+	}
+	return results, nil
+}
+
+// explain turns a failure into the message the model reads.
+func (h *handler) explain(ctx context.Context, err error) error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimedOut(err):
+		return fmt.Errorf("the query timed out after %v: %w", h.timeout, err)
+	case unreachable(err):
+		return fmt.Errorf("the database is unavailable (down or unreachable; try again later): %w", err)
+	}
+	return err
+}
+
+// serverTimedOut reports whether the server stopped a statement at the
+// timeout it was given, which can happen just before the context's own.
+func serverTimedOut(err error) bool {
+	var myErr *mysql.MySQLError
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &myErr):
+		return myErr.Number == 1969 || myErr.Number == 3024 // MariaDB, MySQL
+	case errors.As(err, &pgErr):
+		return pgErr.Code == "57014" && strings.Contains(pgErr.Message, "statement timeout")
+	}
+	return false
+}
+
+// unreachable reports whether err says the database could not be reached,
+// as opposed to a statement that failed.
+func unreachable(err error) bool {
+	var netErr *net.OpError
+	var pgErr *pgconn.ConnectError
+	return errors.As(err, &netErr) || errors.As(err, &pgErr) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
+}
+
+// bind evaluates every parameter for this call's arguments.
+func (h *handler) bind(args map[string]any) (map[string]any, error) {
+	vars := map[string]any{"args": args}
+	out := make(map[string]any, len(h.params))
+	for name, v := range h.params {
+		x, err := v.Eval(vars)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		if out[name], err = h.dialect.bindValue(x); err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+	}
+	return out, nil
+}
+
+// run executes the steps on one connection, in one transaction; what the
+// database says meanwhile (notices, and what each statement did) goes to n.
+func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]any) ([]*stepResult, error) {
+	pool, enforced, err := h.db.Pool(ctx, h.readOnly)
+	if err != nil {
+		return nil, err
+	}
+	// Prepare before taking the call's connection: the pool may have only
+	// one (an in-memory SQLite database).
+	prepared := make([]*sql.Stmt, len(h.steps))
+	for i, st := range h.steps {
+		if prepared[i], err = h.stmts[i].get(ctx, pool, st.st.text); err != nil {
+			return nil, h.stepErr(i, "preparing", err)
+		}
+	}
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to the database: %w", err)
+	}
+	defer conn.Close()
+	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly && !enforced, timeout: h.timeout, server: h.server}
+	defer h.dialect.end(s)
+	opCtx, stop := ctx, func() {}
+	if h.dialect.watch != nil {
+		opCtx, stop = context.WithoutCancel(ctx), h.dialect.watch(ctx, s)
+	}
+	tx, err := h.dialect.begin(opCtx, s)
+	if err != nil {
+		stop()
+		return nil, fmt.Errorf("cannot start a transaction: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	defer stop() // first: the rollback is never interrupted
+	results := make([]*stepResult, len(h.steps))
+	for i, st := range h.steps {
+		stmt := tx.StmtContext(opCtx, prepared[i])
+		start := time.Now()
+		results[i], err = h.step(opCtx, stmt, i, st, args)
+		_ = stmt.Close()
+		if err != nil {
+			if ctx.Err() != nil && h.dialect.cancel != nil {
+				h.dialect.cancel(s)
+			}
+			return nil, err
+		}
+		h.logStep(ctx, n, i, results[i], time.Since(start))
+	}
+	stop() // the transaction ends uninterrupted
+	if h.readOnly {
+		return results, nil
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("commit failed: %w", err)
+	}
+	return results, nil
+}
+
+// step runs statement i with stmt, prepared on the pool or the call's
+// transaction.
+func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args map[string]any) (*stepResult, error) {
+	bound := make([]any, len(s.st.binds))
+	for j, name := range s.st.binds {
+		bound[j] = args[name]
+	}
+	if s.exec {
+		res, err := stmt.ExecContext(ctx, bound...)
+		if err != nil {
+			return nil, h.stepErr(i, "running", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return nil, h.stepErr(i, "running", err)
+		}
+		return &stepResult{exec: true, affected: n}, nil
+	}
+	rows, err := stmt.QueryContext(ctx, bound...)
+	if err != nil {
+		return nil, h.stepErr(i, "running", err)
+	}
+	defer rows.Close()
+	r, err := h.readRows(rows)
+	if err != nil {
+		return nil, h.stepErr(i, "reading the rows of", err)
+	}
+	return r, nil
+}
+
+// stepErr names the failing statement when there are several.
+func (h *handler) stepErr(i int, doing string, err error) error {
+	if len(h.steps) == 1 {
+		return fmt.Errorf("%s the statement: %w", doing, err)
+	}
+	return fmt.Errorf("%s statement %d: %w", doing, i+1, err)
+}
+
+// Close releases the prepared statements.
+func (h *handler) Close() error {
+	var errs []error
+	for _, p := range h.stmts {
+		p.mu.Lock()
+		if p.stmt != nil {
+			errs = append(errs, p.stmt.Close())
+			p.stmt = nil
+		}
+		p.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
+
+// Hints announces read-only tools as such, and tools that write as
+// destructive.
+func (h *handler) Hints() handlers.Hints {
+	if h.readOnly {
+		return handlers.Hints{ReadOnly: ptr(true)}
+	}
+	return handlers.Hints{ReadOnly: ptr(false), Destructive: ptr(true)}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var (
+	_ handlers.Handler = (*handler)(nil)
+	_ handlers.Hinter  = (*handler)(nil)
+	_ io.Closer        = (*handler)(nil)
+)

@@ -1,0 +1,316 @@
+package load
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/suggest"
+	"gopkg.in/yaml.v3"
+)
+
+// decoder fills Go values from YAML nodes strictly: unknown and duplicate
+// keys, wrong types and missing required fields are diagnostics, and
+// environment references in scalars are expanded first.
+type decoder struct {
+	d       Reporter
+	lookup  LookupEnv
+	skipEnv bool      // leave unset variables alone (validate on CI machines)
+	secrets *[]string // values taken from the environment
+	// credentials receives the values of secretRef references
+	credentials *[]string
+	raw         bool // scalars were expanded already: take them as they are
+	// unset holds the scalars that referred to a variable skipped as unset
+	// (SkipEnv): an empty value there is expected, not a mistake.
+	unset map[*yaml.Node]bool
+	// server is set while decoding what stays on the server (handlers,
+	// backends, file paths): elsewhere, values go to clients as they are,
+	// and a secret from the environment is refused.
+	server bool
+}
+
+var (
+	valueType    = reflect.TypeFor[spec.Value]()
+	nodeType     = reflect.TypeFor[*yaml.Node]()
+	handlerType  = reflect.TypeFor[spec.Handler]()
+	durationType = reflect.TypeFor[spec.Duration]()
+	sizeType     = reflect.TypeFor[spec.Size]()
+)
+
+// decode fills v from n; path names n in diagnostics.
+func (dc *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	n = Resolve(n)
+	if n == nil {
+		return
+	}
+	t := v.Type()
+	switch {
+	case t == valueType:
+		v.Set(reflect.ValueOf(spec.Value{Node: dc.expandTree(n, path)}))
+		return
+	case t == nodeType:
+		v.Set(reflect.ValueOf(dc.expandTree(n, path)))
+		return
+	case t == handlerType:
+		dc.decodeHandler(n, v, path)
+		return
+	}
+	if t.Kind() == reflect.Pointer {
+		if isNull(n) {
+			return
+		}
+		p := reflect.New(t.Elem())
+		dc.decode(n, p.Elem(), path)
+		v.Set(p)
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		dc.decodeStruct(n, v, path)
+	case reflect.Slice:
+		dc.decodeSlice(n, v, path)
+	case reflect.Map:
+		dc.decodeMap(n, v, path)
+	case reflect.Interface:
+		if x, ok := dc.toAny(n, path); ok {
+			if x != nil {
+				v.Set(reflect.ValueOf(x))
+			}
+		}
+	default:
+		dc.decodeScalar(n, v, path)
+	}
+}
+
+// Resolve follows aliases and documents to the node they stand for; it
+// returns nil for an empty document.
+func Resolve(n *yaml.Node) *yaml.Node {
+	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+		} else if len(n.Content) > 0 {
+			n = n.Content[0]
+		} else {
+			return nil
+		}
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// describe names a node's YAML type for "expected X, got Y" messages.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "nothing (null)"
+	case "!!int":
+		return "an integer"
+	case "!!float":
+		return "a number"
+	case "!!bool":
+		return "a boolean"
+	}
+	return fmt.Sprintf("the string %q", truncate(n.Value, 40))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// expectKind reports a diagnostic unless n has kind k.
+func (dc *decoder) expectKind(n *yaml.Node, k yaml.Kind, want, path string) bool {
+	if n.Kind == k {
+		return true
+	}
+	if k != yaml.ScalarNode && isNull(n) {
+		return false // an empty section: nothing to decode
+	}
+	dc.d.At(n, path, fmt.Sprintf("expected %s, got %s", want, describe(n)), "")
+	return false
+}
+
+// fieldInfo is one YAML key of a struct, possibly reached through inlined
+// structs.
+type fieldInfo struct {
+	index    []int
+	required bool
+	enum     []string // allowed values of a string field
+	server   bool     // tagged mcpgen:"server": never sent to clients
+}
+
+// structInfo is the YAML keys of a struct type, in declaration order.
+type structInfo struct {
+	fields map[string]fieldInfo
+	order  []string
+}
+
+var structCache sync.Map // reflect.Type -> *structInfo; derived from types, never changes
+
+func structFields(t reflect.Type) (map[string]fieldInfo, []string) {
+	if si, ok := structCache.Load(t); ok {
+		return si.(*structInfo).fields, si.(*structInfo).order
+	}
+	fields, order := reflectFields(t)
+	structCache.Store(t, &structInfo{fields: fields, order: order})
+	return fields, order
+}
+
+func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
+	fields := map[string]fieldInfo{}
+	var order []string
+	var walk func(t reflect.Type, prefix []int)
+	walk = func(t reflect.Type, prefix []int) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			idx := append(append([]int(nil), prefix...), i)
+			if strings.Contains(opts, "inline") {
+				walk(f.Type, idx)
+				continue
+			}
+			info := fieldInfo{index: idx, server: f.Tag.Get("mcpgen") == "server"}
+			for _, opt := range strings.Split(f.Tag.Get("jsonschema"), ",") {
+				if opt == "required" {
+					info.required = true
+				} else if v, ok := strings.CutPrefix(opt, "enum="); ok && f.Type.Kind() == reflect.String {
+					info.enum = append(info.enum, v)
+				}
+			}
+			fields[name] = info
+			order = append(order, name)
+		}
+	}
+	walk(t, nil)
+	return fields, order
+}
+
+func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+		return
+	}
+	fields, order := structFields(v.Type())
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			dc.d.At(k, path, "merge keys (<<) are not supported", "repeat the keys or use an anchor for the whole value")
+			continue
+		}
+		p := JoinPath(path, k.Value)
+		if prev, dup := seen[k.Value]; dup {
+			dc.d.At(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
+			continue
+		}
+		seen[k.Value] = k
+		f, ok := fields[k.Value]
+		if !ok {
+			dc.d.At(k, path, fmt.Sprintf("unknown field %q", k.Value), suggest.DidYouMean(k.Value, order))
+			continue
+		}
+		fv := v.FieldByIndex(f.index)
+		if f.server && !dc.server {
+			dc.server = true
+			dc.decode(val, fv, p)
+			dc.server = false
+		} else {
+			dc.decode(val, fv, p)
+		}
+		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode &&
+			!dc.unset[Resolve(val)] {
+			dc.d.At(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
+		}
+		if s := fv.String(); f.enum != nil && s != "" && !slices.Contains(f.enum, s) {
+			dc.d.At(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
+				suggest.DidYouMean(s, f.enum))
+		}
+	}
+	for _, name := range order {
+		if f := fields[name]; f.required && seen[name] == nil {
+			dc.d.At(n, path, fmt.Sprintf("missing required field %q", name), "")
+		}
+	}
+}
+
+// JoinPath appends key to a diagnostic path such as tools[1].handler.
+func JoinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.SequenceNode, "a list", path) {
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, e := range n.Content {
+		dc.decode(e, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+	}
+	v.Set(s)
+}
+
+func (dc *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		p := JoinPath(path, k.Value)
+		if prev, dup := seen[k.Value]; dup {
+			dc.d.At(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
+			continue
+		}
+		seen[k.Value] = k
+		e := reflect.New(v.Type().Elem()).Elem()
+		dc.decode(val, e, p)
+		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), e)
+	}
+	v.Set(m)
+}
+
+// decodeHandler reads kind and backend and keeps the whole mapping for the
+// kind to decode when the config is built.
+func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, path string) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+		return
+	}
+	server := dc.server
+	dc.server = true // a handler's settings never reach clients
+	n = dc.expandTree(n, path)
+	dc.server = server
+	h := spec.Handler{Body: n}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], Resolve(n.Content[i+1])
+		switch k.Value {
+		case "kind":
+			dc.decodeScalar(val, reflect.ValueOf(&h.Kind).Elem(), JoinPath(path, "kind"))
+		case "backend":
+			dc.decodeScalar(val, reflect.ValueOf(&h.Backend).Elem(), JoinPath(path, "backend"))
+		}
+	}
+	if h.Kind == "" && h.Backend == "" {
+		dc.d.At(n, path, `missing required field "kind"`, "")
+	}
+	v.Set(reflect.ValueOf(h))
+}

@@ -1,0 +1,123 @@
+package load
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LookupEnv finds an environment variable; os.LookupEnv in production.
+type LookupEnv func(name string) (string, bool)
+
+// expandError is a problem with one environment reference in a scalar.
+type expandError struct {
+	off int // byte offset of the reference in the scalar
+	msg string
+}
+
+// envRef is one well-formed environment reference in a scalar.
+type envRef struct {
+	name  string
+	off   int    // byte offset of its "${" in the scalar
+	value string // what the environment gave, if it was set and not empty
+}
+
+// values returns the values refs took from the environment: secrets to be
+// kept out of output.
+func values(refs []envRef) []string {
+	var out []string
+	for _, r := range refs {
+		if r.value != "" {
+			out = append(out, r.value)
+		}
+	}
+	return out
+}
+
+// expand replaces ${NAME} and ${NAME:-default} in s with values from lookup.
+// $${ stands for a literal ${, and ${{ opens an expression, which is left
+// alone. It returns the expanded text, every well-formed reference (set or
+// not) and every problem found.
+func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []expandError) {
+	if !strings.Contains(s, "${") {
+		return s, nil, nil
+	}
+	var (
+		b    strings.Builder
+		refs []envRef
+		errs []expandError
+		i    int
+	)
+	for i < len(s) {
+		j := strings.Index(s[i:], "${")
+		if j < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		j += i
+		switch {
+		case j > 0 && s[j-1] == '$' && strings.HasPrefix(s[j:], "${{"):
+			// $${{ is a literal ${{: leave it for the expression compiler
+			b.WriteString(s[i : j+3])
+			i = j + 3
+			continue
+		case j > 0 && s[j-1] == '$': // $${ is an escaped ${
+			b.WriteString(s[i : j-1])
+			b.WriteString("${")
+			i = j + 2
+			continue
+		case strings.HasPrefix(s[j:], "${{"): // an expression, not ours
+			end := strings.Index(s[j:], "}}")
+			if end < 0 {
+				end = len(s) - j - 2
+			}
+			b.WriteString(s[i : j+end+2])
+			i = j + end + 2
+			continue
+		}
+		b.WriteString(s[i:j])
+		end := strings.IndexByte(s[j:], '}')
+		if end < 0 {
+			errs = append(errs, expandError{j, "unterminated ${: expected }"})
+			b.WriteString(s[j:])
+			break
+		}
+		ref := s[j+2 : j+end]
+		i = j + end + 1
+		name, def, hasDef := strings.Cut(ref, ":-")
+		if !validEnvName(name) {
+			errs = append(errs, expandError{j, fmt.Sprintf("invalid environment reference ${%s}: a name is letters, digits and _", ref)})
+			continue
+		}
+		r := envRef{name: name, off: j}
+		if v, ok := lookup(name); ok && (v != "" || !hasDef) {
+			b.WriteString(v)
+			r.value = v
+			refs = append(refs, r)
+			continue
+		}
+		refs = append(refs, r)
+		if hasDef {
+			b.WriteString(def)
+			continue
+		}
+		if !skipMissing {
+			errs = append(errs, expandError{j, fmt.Sprintf("${%s} is not set and has no default", name)})
+		}
+	}
+	return b.String(), refs, errs
+}
+
+func validEnvName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', 'A' <= r && r <= 'Z', 'a' <= r && r <= 'z':
+		case '0' <= r && r <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

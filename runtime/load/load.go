@@ -1,0 +1,209 @@
+// Package runtime loads mcpgen configs, builds them into a server and serves
+// it over MCP.
+//
+// Load reads YAML files strictly, keeping every node's position; Build
+// compiles schemas, expressions and templates and asks each backend kind to
+// build its handlers; the Server it returns is registered on the official
+// MCP Go SDK and served over stdio or Streamable HTTP. Every problem in a
+// config is a Diagnostic with a position in the user's own file.
+package load
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/spec"
+	"gopkg.in/yaml.v3"
+)
+
+// Options control how configs are read.
+type Options struct {
+	// LookupEnv resolves ${VAR} references; os.LookupEnv when nil.
+	LookupEnv LookupEnv
+	// SkipEnv leaves unset variables without a default unreported, for
+	// validating on machines that do not hold the secrets.
+	SkipEnv bool
+}
+
+// File is one loaded config file.
+type File struct {
+	Path   string       // as given by the user; used in diagnostics
+	Dir    string       // directory that relative paths in the file start from
+	Config *spec.Config // decoded contents
+	Root   *yaml.Node   // the document's root mapping, for positions
+	// Secrets are values the file took from the environment, masked in
+	// errors and logs.
+	Secrets []string
+	// Credentials are the secrets proper among them (by their variable's
+	// name, or a password in the value), masked in results too.
+	Credentials []string
+	src         []byte // the file's contents, to place positions inside scalars
+	// unset holds scalars whose variables were skipped as unset (SkipEnv).
+	unset map[*yaml.Node]bool
+}
+
+// Files reads and decodes the config files at paths. It returns the files
+// that parsed, and every problem found in any of them.
+func Files(paths []string, opts Options) ([]*File, Diagnostics) {
+	var (
+		files []*File
+		ds    Diagnostics
+	)
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			ds = append(ds, Diagnostic{File: p, Message: ReadError(err), Severity: Error})
+			continue
+		}
+		f, fds := Bytes(p, data, opts)
+		ds = append(ds, fds...)
+		if f != nil {
+			files = append(files, f)
+		}
+	}
+	return files, ds
+}
+
+// ReadError words a failure to read a file for a diagnostic: the reason,
+// without the path that the diagnostic gives already.
+func ReadError(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return "cannot read file: " + err.Error()
+}
+
+// Bytes decodes one config file's contents; path names it in diagnostics
+// and relative paths in it start from its directory. It returns nil and
+// the problem when the YAML does not parse.
+func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
+	var ds Diagnostics
+	d := Reporter{file: path, list: &ds, src: data}
+	root, ok := parseYAML(data, d)
+	if !ok {
+		return nil, ds
+	}
+	lookup := opts.LookupEnv
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data}
+	f.unset = map[*yaml.Node]bool{}
+	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets, credentials: &f.Credentials,
+		unset: f.unset}
+	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
+	// a missing or mistyped version has been reported by the decoder
+	if n := Field(root, "version"); n != nil && f.Config.Version != 1 && !ds.Reported(path, "version") {
+		msg := "expected 1, got " + describe(n)
+		if n.Tag == "!!int" {
+			msg = "unsupported version " + n.Value
+		}
+		d.At(n, "version", msg, "this mcpgen reads version: 1")
+	}
+	return f, ds
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseYAML parses one YAML document, reporting syntax errors with a line.
+func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		msg := err.Error()
+		line := 1
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		} else if msg == "EOF" {
+			msg = "the file is empty; it needs at least `version: 1`"
+		}
+		*d.list = append(*d.list, Diagnostic{File: d.file, Line: line, Message: "yaml: " + msg, Severity: Error})
+		return nil, false
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		d.At(&extra, "", "a config file holds one YAML document", "split documents into separate files")
+	}
+	root := Resolve(&doc)
+	if root == nil || root.Kind != yaml.MappingNode {
+		n := root
+		if n == nil {
+			n = &doc
+		}
+		d.At(n, "", "a config file is a mapping with at least `version: 1`", "")
+		return nil, false
+	}
+	if expandedSize(root, map[*yaml.Node]int{}) > maxValues {
+		d.At(root, "", fmt.Sprintf("aliases expand the file to more than %d values", maxValues),
+			"repeat less through anchors and aliases")
+		return nil, false
+	}
+	return root, true
+}
+
+// maxValues bounds the number of YAML values a file may expand to through
+// aliases, so that a few lines of nested aliases cannot exhaust memory.
+const maxValues = 1 << 20
+
+// expandedSize counts the nodes of n with every alias expanded, stopping
+// early once past maxValues; sizes holds the sizes of anchored nodes
+// already counted (only they can be reached again, through an alias).
+func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
+	if n == nil {
+		return 0
+	}
+	if n.Kind == yaml.AliasNode {
+		return expandedSize(n.Alias, sizes)
+	}
+	if n.Anchor != "" {
+		if s, ok := sizes[n]; ok {
+			return s
+		}
+	}
+	size := 1
+	for _, c := range n.Content {
+		if size += expandedSize(c, sizes); size > maxValues {
+			break
+		}
+	}
+	if n.Anchor != "" {
+		sizes[n] = size
+	}
+	return size
+}
+
+// Field returns the value of key in mapping n, aliases resolved, or nil.
+func Field(n *yaml.Node, key string) *yaml.Node {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return Resolve(n.Content[i+1])
+		}
+	}
+	return nil
+}
+
+// keyNode returns the key node of key in mapping n, or nil.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	n = Resolve(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Node returns the node at a diagnostic path of f such as
+// tools[1].handler.url, or the deepest node on the way there.
+func (f *File) Node(path string) *yaml.Node { return locate(f.Root, path) }
+
+// Given reports whether the last key of path is written in f. A required
+// key that is not has been reported when f was loaded; checks of its value
+// would only repeat that.
+func (f *File) Given(path string) bool {
+	i := strings.LastIndexByte(path, '.')
+	parent := locate(f.Root, path[:max(i, 0)])
+	return keyNode(parent, path[i+1:]) != nil
+}
+
+// DecodeHandler decodes the settings of the handler whose mapping is body
+// (all its keys but kind and backend) into cfg, a pointer to a backend
+// kind's configuration, as strictly as the rest of the file; path names
+// body in diagnostics. Environment references were expanded when f was
+// loaded. It appends problems to ds and reports whether there were none.
+func (f *File) DecodeHandler(path string, body *yaml.Node, cfg any, ds *Diagnostics) bool {
+	before := len(*ds)
+	n := *body
+	n.Content = nil
+	for i := 0; i+1 < len(body.Content); i += 2 {
+		if k := body.Content[i].Value; k == "kind" || k == "backend" {
+			continue
+		}
+		n.Content = append(n.Content, body.Content[i], body.Content[i+1])
+	}
+	dc := &decoder{d: f.Reporter(ds), raw: true, unset: f.unset}
+	dc.decode(&n, reflect.ValueOf(cfg).Elem(), path)
+	return len(*ds) == before
+}
+
+// JSON renders a YAML value as JSON, keeping the order of keys, so that a
+// schema written in YAML is served as written.
+func JSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	err := writeNodeJSON(&b, n)
+	return b.Bytes(), err
+}
+
+func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
+	n = Resolve(n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		b.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k, _ := json.Marshal(n.Content[i].Value)
+			b.Write(k)
+			b.WriteByte(':')
+			if err := writeNodeJSON(b, n.Content[i+1]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, e := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeNodeJSON(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	default:
+		x := scalarAny(n.Tag, n.Value)
+		if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
+			return fmt.Errorf("%s is not a JSON number", n.Value)
+		}
+		enc, err := json.Marshal(x)
+		if err != nil {
+			return err
+		}
+		b.Write(enc)
+	}
+	return nil
+}
+
+// locate finds the node at a diagnostic path below root, or the deepest
+// node on the way there.
+func locate(root *yaml.Node, path string) *yaml.Node {
+	n := root
+	for _, seg := range splitPath(path) {
+		var next *yaml.Node
+		if idx, err := strconv.Atoi(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
+			if s := Resolve(n); idx < len(s.Content) {
+				next = Resolve(s.Content[idx])
+			}
+		} else {
+			next = Field(n, seg)
+			if next == nil {
+				// a field inlined from another struct, or missing: stay
+				continue
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return n
+}
+
+func splitPath(path string) []string {
+	var segs []string
+	for _, part := range strings.Split(path, ".") {
+		for part != "" {
+			i := strings.IndexByte(part, '[')
+			if i < 0 {
+				segs = append(segs, part)
+				break
+			}
+			if i > 0 {
+				segs = append(segs, part[:i])
+			}
+			j := strings.IndexByte(part[i:], ']')
+			if j < 0 {
+				break
+			}
+			segs = append(segs, part[i+1:i+j])
+			part = part[i+j+1:]
+		}
+	}
+	return segs
+}

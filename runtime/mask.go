@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// masker hides credentials in results: a tool's output, a resource's
+// contents. A nil masker leaves everything as it is.
+type masker struct {
+	r *strings.Replacer
+}
+
+// newMasker returns a masker for values, or nil when there is nothing to
+// hide. Values shorter than minSecret are left alone: masking them would
+// garble output without protecting anything.
+func newMasker(values []string) *masker {
+	var keep []string
+	for _, v := range values {
+		if len(v) >= minSecret && !slices.Contains(keep, v) {
+			keep = append(keep, v)
+		}
+	}
+	if len(keep) == 0 {
+		return nil
+	}
+	return &masker{r: maskingReplacer(keep)}
+}
+
+// value masks the strings in a decoded JSON value. It copies only what
+// changes: the value may be shared (a default, a cached result).
+func (m *masker) value(v any) (any, bool) {
+	switch v := v.(type) {
+	case string:
+		s := m.r.Replace(v)
+		return s, s != v
+	case map[string]any:
+		var out map[string]any
+		for k, e := range v {
+			if masked, changed := m.value(e); changed {
+				if out == nil {
+					out = maps.Clone(v)
+				}
+				out[k] = masked
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	case []any:
+		var out []any
+		for i, e := range v {
+			if masked, changed := m.value(e); changed {
+				if out == nil {
+					out = slices.Clone(v)
+				}
+				out[i] = masked
+			}
+		}
+		if out == nil {
+			return v, false
+		}
+		return out, true
+	case nil, bool, float64, int64, int, json.Number:
+		return v, false
+	}
+	// another Go type (a struct, a typed slice): mask its JSON form
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return v, false
+	}
+	var plain any
+	if json.Unmarshal(raw, &plain) != nil {
+		return v, false
+	}
+	if masked, changed := m.value(plain); changed {
+		return masked, true
+	}
+	return v, false
+}
+
+// content masks the text of content blocks, copying the blocks it changes.
+func (m *masker) content(cs []mcp.Content) []mcp.Content {
+	var out []mcp.Content
+	set := func(i int, c mcp.Content) {
+		if out == nil {
+			out = slices.Clone(cs)
+		}
+		out[i] = c
+	}
+	for i, c := range cs {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			if t := m.r.Replace(c.Text); t != c.Text {
+				cc := *c
+				cc.Text = t
+				set(i, &cc)
+			}
+		case *mcp.EmbeddedResource:
+			if rc := m.resourceContents(c.Resource); rc != c.Resource {
+				cc := *c
+				cc.Resource = rc
+				set(i, &cc)
+			}
+		}
+	}
+	if out == nil {
+		return cs
+	}
+	return out
+}
+
+func (m *masker) resourceContents(rc *mcp.ResourceContents) *mcp.ResourceContents {
+	if rc == nil || rc.Text == "" {
+		return rc
+	}
+	if t := m.r.Replace(rc.Text); t != rc.Text {
+		c := *rc
+		c.Text = t
+		return &c
+	}
+	return rc
+}
+
+// toolResult masks a tool's result: its content and structured content.
+func (m *masker) toolResult(res *mcp.CallToolResult) *mcp.CallToolResult {
+	if m == nil || res == nil {
+		return res
+	}
+	res.Content = m.content(res.Content)
+	if res.StructuredContent != nil {
+		res.StructuredContent, _ = m.value(res.StructuredContent)
+	}
+	return res
+}
+
+// readResult masks the text contents of a resource.
+func (m *masker) readResult(res *mcp.ReadResourceResult) *mcp.ReadResourceResult {
+	if m == nil || res == nil {
+		return res
+	}
+	for i, c := range res.Contents {
+		res.Contents[i] = m.resourceContents(c)
+	}
+	return res
+}

@@ -1,0 +1,127 @@
+package transport_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveExample serves examples/NAME/mcpgen.yaml over Streamable HTTP.
+func serveExample(t *testing.T, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	srv, ds := runtime.Compile([]string{"../../examples/" + name + "/mcpgen.yaml"}, load.Options{},
+		runtime.BuildOptions{Registry: handlers.NewRegistry()})
+	if len(ds) > 0 {
+		t.Fatalf("the %s example has diagnostics:\n%v", name, ds)
+	}
+	t.Cleanup(func() { srv.Close() })
+	h := transport.NewHTTPHandler(srv, transport.HTTPOptions{})
+	t.Cleanup(h.Close)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	return connect(t, ts.URL, opts)
+}
+
+func TestConformanceExample(t *testing.T) {
+	t.Parallel()
+	var schema json.RawMessage
+	cs := serveExample(t, "conformance", &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "hi"}}, nil
+		},
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			schema, _ = json.Marshal(req.Params.RequestedSchema)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Jane"}}, nil
+		},
+	})
+	ctx := testCtx(t)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"test_simple_text", nil, "This is a simple text response for testing."},
+		{"test_sampling", map[string]any{"prompt": "p"}, "LLM response: hi"},
+		{"test_elicitation_sep1034_defaults", nil,
+			`Elicitation completed: action=accept, content={"age":30,"name":"Jane","score":95.5,"status":"active","verified":true}`},
+	} {
+		res := callTool(t, ctx, cs, tt.tool, tt.args)
+		if got := handlertest.Text(res); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.tool, got, tt.want)
+		}
+	}
+	want := `{"properties":{"age":{"default":30,"description":"User age","type":"integer"},` +
+		`"name":{"default":"John Doe","description":"User name","type":"string"},` +
+		`"score":{"default":95.5,"description":"User score","type":"number"},` +
+		`"status":{"default":"active","description":"User status","enum":["active","inactive","pending"],"type":"string"},` +
+		`"verified":{"default":true,"description":"Verification status","type":"boolean"}},"required":[],"type":"object"}`
+	var got bytes.Buffer
+	_ = json.Compact(&got, schema)
+	if diff := cmp.Diff(want, got.String()); diff != "" {
+		t.Errorf("requested schema, verbatim from YAML (-want +got):\n%s", diff)
+	}
+}
+
+func TestServeStdioEndsOnEOF(t *testing.T) {
+	t.Parallel()
+	srv, _ := build(t, nil, stepsConfig, nil)
+	in := strings.NewReader(initBody + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`) // no final newline
+	var out bytes.Buffer
+	if err := transport.ServeStdio(context.Background(), srv, in, &out); err != nil {
+		t.Errorf("ServeStdio after EOF: %v", err)
+	}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line %q: %v", line, err)
+		}
+		ids = append(ids, jsonString(m["id"]))
+	}
+	if diff := cmp.Diff([]string{"0", "1"}, ids); diff != "" {
+		t.Errorf("responses before exit (-want +got):\n%s\n%s", diff, out.String())
+	}
+}
+
+func TestTeamExample(t *testing.T) {
+	t.Parallel()
+	var answer atomic.Pointer[mcp.ElicitResult]
+	answer.Store(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"rating": "good", "comment": "smooth"}})
+	cs := serveExample(t, "team", &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "Demo moved."}}, nil
+		},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return answer.Load(), nil },
+	})
+	ctx := testCtx(t)
+	for _, tt := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"draft_announcement", map[string]any{"topic": "demo"}, "Demo moved."},
+		{"cancel_meeting", map[string]any{"meeting": "standup"}, "'standup' is cancelled."},
+		{"collect_feedback", nil, "Recorded: good (smooth)"},
+	} {
+		if got := handlertest.Text(callTool(t, ctx, cs, tt.tool, tt.args)); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.tool, got, tt.want)
+		}
+	}
+	answer.Store(&mcp.ElicitResult{Action: "decline"})
+	if got := handlertest.Text(callTool(t, ctx, cs, "collect_feedback", nil)); got != "No feedback given (decline)." {
+		t.Errorf("declined feedback: got %q", got)
+	}
+}

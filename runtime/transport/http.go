@@ -1,0 +1,253 @@
+// Package transport serves a built mcpgen server (runtime.Server) to MCP
+// clients: over stdio (ServeStdio), and over Streamable HTTP with the legacy
+// HTTP+SSE endpoint beside it (NewHTTPHandler, ListenAndServe). It owns what
+// belongs to the wire: Host and Origin checks, the session cap, body
+// limits, calls kept alive across a dropped stream for resumption, and
+// graceful shutdown.
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults of HTTPOptions.
+const (
+	DefaultHTTPAddr        = "127.0.0.1:8080"
+	DefaultSessionTimeout  = 30 * time.Minute
+	DefaultMaxSessions     = 1000
+	DefaultMaxBody         = 4 << 20
+	DefaultShutdownTimeout = 10 * time.Second
+	// DefaultResumeWindow is how long a call whose client dropped its stream
+	// keeps running, waiting for the client to resume with Last-Event-ID.
+	DefaultResumeWindow = 5 * time.Second
+)
+
+// Paths served by HTTPHandler.
+const (
+	MCPPath     = "/mcp"     // Streamable HTTP endpoint
+	SSEPath     = "/sse"     // legacy HTTP+SSE endpoint (2024-11-05 clients)
+	HealthzPath = "/healthz" // liveness: 200 "ok"
+)
+
+// HTTPOptions control serving over Streamable HTTP. Zero values take the
+// defaults above.
+type HTTPOptions struct {
+	// AllowedHosts are Host header values accepted besides the loopback
+	// names: a host (any port), host:port, or "*" for any.
+	AllowedHosts []string
+	// AllowedOrigins are Origin header values accepted besides loopback
+	// origins: scheme://host[:port], or "*" for any.
+	AllowedOrigins []string
+	// Stateless serves each request without a session.
+	Stateless bool
+	// SessionTimeout closes idle sessions; negative: never.
+	SessionTimeout time.Duration
+	// MaxSessions caps live sessions; negative: no cap.
+	MaxSessions int
+	// MaxBody caps a request body in bytes (413 beyond it).
+	MaxBody int64
+	// ShutdownTimeout is how long calls in flight may finish on shutdown
+	// before they are canceled.
+	ShutdownTimeout time.Duration
+	// ResumeWindow is how long a call keeps running after its client dropped
+	// the stream, waiting for a resumption; negative: cancel at once.
+	ResumeWindow time.Duration
+	// OnListen, if set, is called with the bound address once ListenAndServe
+	// listens (useful with port 0).
+	OnListen func(net.Addr)
+}
+
+// HTTPConfig returns the listen address and options from the `server.http`
+// section of srv's config, defaults applied. The CLI overrides addr with
+// --http and sets Stateless with --stateless.
+func HTTPConfig(srv *runtime.Server) (addr string, opts HTTPOptions) {
+	h := srv.HTTP()
+	if h == nil {
+		h = &spec.HTTP{}
+	}
+	opts = HTTPOptions{AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins, Stateless: h.Stateless,
+		SessionTimeout: time.Duration(h.SessionTimeout), MaxSessions: h.MaxSessions, MaxBody: int64(h.MaxBody),
+		ShutdownTimeout: time.Duration(h.ShutdownTimeout)}
+	addr = h.Addr
+	if addr == "" {
+		addr = DefaultHTTPAddr
+	}
+	return addr, opts.withDefaults()
+}
+
+func (o HTTPOptions) withDefaults() HTTPOptions {
+	if o.SessionTimeout == 0 {
+		o.SessionTimeout = DefaultSessionTimeout
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxBody <= 0 {
+		o.MaxBody = DefaultMaxBody
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if o.ResumeWindow == 0 {
+		o.ResumeWindow = DefaultResumeWindow
+	}
+	return o
+}
+
+// HTTPHandler serves one built config over HTTP: Streamable HTTP at /mcp,
+// legacy HTTP+SSE at /sse (stateful mode only), and /healthz. Create it
+// with NewHTTPHandler; stop it with Shutdown.
+type HTTPHandler struct {
+	opts     HTTPOptions
+	srv      *runtime.Server
+	mcp      *mcp.Server
+	guard    *originGuard
+	calls    *callTracker
+	mux      *http.ServeMux
+	stopWait context.CancelFunc // stops the resource watcher
+}
+
+// NewHTTPHandler returns an http.Handler serving s. Every session shares
+// one go-sdk server. Call Shutdown to stop it.
+func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
+	opts = opts.withDefaults()
+	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
+		calls: newCallTracker(opts.ResumeWindow)}
+	h.mcp = s.MCP()
+	h.mcp.AddReceivingMiddleware(h.calls.middleware)
+	getServer := func(*http.Request) *mcp.Server { return h.mcp }
+	streamOpts := &mcp.StreamableHTTPOptions{Stateless: opts.Stateless, MaxRequestBodyBytes: opts.MaxBody,
+		Logger: s.Logger(), DisableLocalhostProtection: true}
+	if !opts.Stateless {
+		streamOpts.EventStore = mcp.NewMemoryEventStore(nil)
+		if opts.SessionTimeout > 0 {
+			streamOpts.SessionTimeout = opts.SessionTimeout
+		}
+	}
+	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
+	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
+	h.mux = http.NewServeMux()
+	h.mux.Handle(MCPPath, h.sessions(h.calls.track(streamable)))
+	if !opts.Stateless { // the legacy transport has sessions by design
+		h.mux.Handle(SSEPath, h.legacy(sse))
+	}
+	h.mux.HandleFunc(HealthzPath, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
+	var ctx context.Context
+	ctx, h.stopWait = context.WithCancel(context.Background())
+	go s.WatchResources(ctx, h.mcp)
+	return h
+}
+
+// ServeHTTP checks Host and Origin first (403 for foreign ones), then the
+// body size (413), then routes the request.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Header.Del(callHeader)
+	if r.URL.Path != HealthzPath {
+		if err := h.guard.check(r); err != nil {
+			http.Error(w, "Forbidden: "+err.Error(), http.StatusForbidden)
+			return
+		}
+	}
+	if r.ContentLength > h.opts.MaxBody {
+		http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.opts.MaxBody), http.StatusRequestEntityTooLarge)
+		return
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// legacy serves the HTTP+SSE transport, refusing new sessions while
+// draining or at the session cap.
+func (h *HTTPHandler) legacy(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && !h.admit(w) {
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Shutdown stops the handler gracefully: new sessions and calls are
+// refused, calls in flight may finish until ctx is done, then they are
+// canceled; finally every session is closed, which ends open streams.
+func (h *HTTPHandler) Shutdown(ctx context.Context) error {
+	h.calls.drain()
+	err := h.calls.wait(ctx)
+	h.calls.cancelAll()
+	// Give canceled calls a moment to send their (error) results.
+	grace, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = h.calls.wait(grace)
+	h.Close()
+	return err
+}
+
+// Close closes every session at once and stops watching resources.
+func (h *HTTPHandler) Close() {
+	h.stopWait()
+	h.calls.cancelAll()
+	for ss := range h.mcp.Sessions() {
+		_ = ss.Close()
+	}
+}
+
+// ListenAndServe listens on addr and serves s until ctx is canceled
+// (SIGTERM or SIGINT in the CLI); then it stops accepting connections, lets
+// calls in flight finish for up to opts.ShutdownTimeout, cancels the rest,
+// and returns nil.
+func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HTTPOptions) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	h := NewHTTPHandler(s, opts)
+	opts = h.opts
+	if opts.OnListen != nil {
+		opts.OnListen(ln.Addr())
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn)}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		h.Close()
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	s.Logger().Info("shutting down", "timeout", opts.ShutdownTimeout)
+	stopped := make(chan error, 1)
+	shutCtx, cancel := context.WithTimeout(context.Background(), opts.ShutdownTimeout+5*time.Second)
+	defer cancel()
+	go func() { stopped <- hs.Shutdown(shutCtx) }() // closes the listener at once
+	drainCtx, cancelDrain := context.WithTimeout(context.Background(), opts.ShutdownTimeout)
+	defer cancelDrain()
+	if err := h.Shutdown(drainCtx); err != nil {
+		s.Logger().Warn("calls still running at the shutdown deadline were canceled")
+	}
+	if err := <-stopped; err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	_ = hs.Close()
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+var _ http.Handler = (*HTTPHandler)(nil)
