@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
@@ -85,9 +86,8 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 			blk.mimeType = mime.TypeByExtension(filepath.Ext(bin.File))
 		}
 	case bin.Data != "":
-		data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(bin.Data), ""))
-		if err != nil {
-			b.errorf(f, path+".data", "invalid base64: %v", err)
+		data, ok := b.decodeBase64(f, path+".data", bin.Data)
+		if !ok {
 			return nil
 		}
 		blk.data = data
@@ -115,11 +115,7 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 	}
 	if e.Blob != "" {
 		n++
-		data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(e.Blob), ""))
-		if err != nil {
-			b.errorf(f, path+".blob", "invalid base64: %v", err)
-		}
-		blk.data = data
+		blk.data, _ = b.decodeBase64(f, path+".blob", e.Blob)
 	}
 	if e.File != "" {
 		n++
@@ -127,10 +123,9 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 		}
-		if blk.mimeType == "" {
-			blk.mimeType = mime.TypeByExtension(filepath.Ext(e.File))
-		}
-		if isText(blk.mimeType) {
+		var isText bool
+		blk.mimeType, isText = fileType(blk.mimeType, e.File, data)
+		if isText {
 			blk.text = templates.Literal(string(data))
 		} else {
 			blk.data = data
@@ -147,6 +142,36 @@ func resolvePath(f *load.File, p string) string {
 		return p
 	}
 	return filepath.Join(f.Dir, p)
+}
+
+// decodeBase64 decodes inline binary data (an image's data, a resource's
+// blob), which may be wrapped over lines; it reports a problem at path.
+func (b *builder) decodeBase64(f *load.File, path, s string) ([]byte, bool) {
+	data, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
+	if err != nil {
+		b.errorf(f, path, "invalid base64: %v", err)
+		return nil, false
+	}
+	return data, true
+}
+
+// fileType returns the MIME type of a file's contents, and whether they are
+// sent as text rather than as a blob, the same way for a resource read from
+// a file and for a file embedded in content. The type is mimeType when
+// given, else the one its name's extension says; contents of unknown type
+// are text/plain when they are UTF-8, application/octet-stream otherwise.
+func fileType(mimeType, name string, data []byte) (string, bool) {
+	if mimeType == "" {
+		mimeType = mime.TypeByExtension(filepath.Ext(name))
+	}
+	switch {
+	case mimeType != "":
+		return mimeType, isText(mimeType)
+	case utf8.Valid(data):
+		return "text/plain", true
+	default:
+		return "application/octet-stream", false
+	}
 }
 
 func isText(mimeType string) bool {

@@ -152,3 +152,26 @@ func TestResourceTemplateVariables(t *testing.T) {
 		t.Errorf("text = %q, want the variable bound and decoded", got)
 	}
 }
+
+// TestFileType checks that a resource read from a file and a file embedded
+// in content are typed alike: by the given type, else by the extension,
+// else as text only when the bytes are UTF-8.
+func TestFileType(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		mimeType, name, data string
+		want               string
+		text               bool
+	}{
+		{"", "a.json", `{}`, "application/json", true},
+		{"", "a.png", "PNG", "image/png", false},
+		{"text/markdown", "a.bin", "# hi", "text/markdown", true},
+		{"", "notes.unknown-ext", "plain words", "text/plain", true},
+		{"", "blob.unknown-ext", "\xff\xfe\x00", "application/octet-stream", false},
+	} {
+		got, text := fileType(tt.mimeType, tt.name, []byte(tt.data))
+		if got != tt.want || text != tt.text {
+			t.Errorf("fileType(%q, %q) = %q, text %v; want %q, text %v", tt.mimeType, tt.name, got, text, tt.want, tt.text)
+		}
+	}
+}

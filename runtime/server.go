@@ -89,20 +89,6 @@ func (s *Server) Close() error {
 	return errors.Join(errs...)
 }
 
-// CallTool calls a tool outside any MCP session (for `mcpgen call` and
-// tests). Argument errors and tool failures come back as a result with
-// IsError set; the error is for an unknown tool.
-func (s *Server) CallTool(ctx context.Context, name string, args []byte, n handlers.Notifier) (*mcp.CallToolResult, error) {
-	t, ok := s.toolIndex[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown tool %q", name)
-	}
-	if n == nil {
-		n = handlers.Nop{}
-	}
-	return s.call(ctx, t, args, n), nil
-}
-
 // MCP returns a go-sdk server with everything registered. Capabilities follow
 // the config: prompts, resources and completions are declared only when the
 // config has them; logging always.

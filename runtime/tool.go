@@ -1,8 +1,6 @@
 package runtime
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -17,9 +15,6 @@ import (
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// MaxArgsSize bounds the JSON arguments of one tool call.
-const MaxArgsSize = 4 << 20
 
 // tool is a built tool, ready to call.
 type tool struct {
@@ -310,124 +305,4 @@ func (b *builder) hint(f *load.File, path string, given *spec.Annotations, a *mc
 		}
 	}
 	return a
-}
-
-// errInvalidArgs marks arguments the schema rejects.
-var errInvalidArgs = errors.New("invalid arguments")
-
-// decodeArgs parses, validates and completes a call's arguments.
-func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
-	if len(raw) > MaxArgsSize {
-		return nil, fmt.Errorf("%w: larger than %d bytes", errInvalidArgs, MaxArgsSize)
-	}
-	args := map[string]any{}
-	if len(raw) > 0 && string(raw) != "null" {
-		v, err := decodeNumbers(raw) // validated as decoded, then typed in place
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
-		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("%w: arguments must be an object", errInvalidArgs)
-		}
-		args = m
-	}
-	if err := t.in.validateNumbers(args); err != nil {
-		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
-	}
-	fromNumbers(args)
-	for _, f := range t.fill {
-		if _, given := args[f.name]; !given && f.hasDefault {
-			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it
-		}
-		if i, ok := args[f.name].(int64); ok && f.number {
-			args[f.name] = float64(i)
-		}
-	}
-	return args, nil
-}
-
-// call runs the tool with raw JSON arguments. Everything a model can get
-// wrong comes back as a result with IsError set. Credentials are masked in
-// whatever the result holds.
-func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
-	return s.mask.toolResult(s.run(ctx, t, raw, n))
-}
-
-func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
-	args, err := t.decodeArgs(raw)
-	if err != nil {
-		return errorResult(err.Error())
-	}
-	data := map[string]any{"args": args}
-	if stop := s.runSteps(ctx, t, data, asStepSession(n)); stop != nil {
-		return stop
-	}
-	var res *handlers.Result
-	if t.handler != nil {
-		steps, _ := data["steps"].(map[string]any)
-		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps})
-		if err != nil {
-			if ctx.Err() != nil {
-				return errorResult("canceled: " + s.redact.apply(err.Error()))
-			}
-			return errorResult(s.redact.apply(err.Error()))
-		}
-		data["result"] = res.Structured
-		if res.Structured == nil {
-			data["result"] = contentText(res.Content) // a text result, for templates
-		}
-	}
-	out := &mcp.CallToolResult{IsError: t.isError}
-	if res != nil {
-		out.Content, out.IsError = res.Content, res.IsError
-		if res.Structured == nil && !res.IsError && t.out != nil {
-			return errorResult("the tool declares an output schema but its result has no structured content")
-		}
-		if res.Structured != nil && !res.IsError {
-			if t.out != nil {
-				if err := t.out.validate(res.Structured); err != nil {
-					return errorResult("the result does not match the tool's output schema: " + err.Error())
-				}
-			}
-			out.StructuredContent = res.Structured
-		}
-	}
-	// a handler's error result stands as it is: content renders results
-	if len(t.content) > 0 && (res == nil || !res.IsError) {
-		if out.Content, err = s.render(t.content, data); err != nil {
-			return errorResult(s.redact.apply(err.Error()))
-		}
-	}
-	if len(out.Content) == 0 && out.StructuredContent != nil {
-		text, _ := json.MarshalIndent(out.StructuredContent, "", "  ")
-		out.Content = []mcp.Content{&mcp.TextContent{Text: string(text)}}
-	}
-	if out.Content == nil {
-		out.Content = []mcp.Content{}
-	}
-	return out
-}
-
-// copyValue copies the lists and objects of a decoded JSON value.
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
-}
-
-func errorResult(msg string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
 }

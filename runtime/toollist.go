@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -77,21 +76,4 @@ func decodeToolsCursor(cursor string, n int) (int, bool) {
 		return 0, false
 	}
 	return pos, true
-}
-
-// callTool answers tools/call. An unknown tool is a protocol error (-32602),
-// as the go-sdk answers it; everything else is a tool result.
-func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if req.Params == nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
-	}
-	t, ok := s.toolIndex[req.Params.Name]
-	if !ok {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
-	}
-	res := s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name, levels: &s.logLevels})
-	if res.Content == nil {
-		res.Content = []mcp.Content{} // "content" is required: never null
-	}
-	return res, nil
 }

@@ -1,0 +1,151 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// What happens on resources/read: the go-sdk finds the resource or the
+// template that matches the URI; read binds the template's variables and
+// produces the contents from text, a file below the resource's root, a
+// handler or fixed bytes, then masks credentials in them.
+
+// read answers resources/read: the contents of uri, which matched res.
+func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.ReadResourceResult, error) {
+	args, ok := res.uriArgs(uri)
+	if !ok {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType}
+	data := map[string]any{"args": args}
+	var err error
+	switch {
+	case res.text != nil:
+		rc.Text, err = res.text.Execute(data)
+	case res.file != nil:
+		err = s.readFile(res, data, rc)
+	case res.handler != nil:
+		err = s.readHandler(ctx, res, args, rc)
+	default:
+		rc.Blob = res.blob
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
+	}
+	return s.mask.readResult(&mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}), nil
+}
+
+// uriArgs binds the variables of a templated resource's URI template to
+// uri; false when uri does not match it. A fixed resource has none.
+func (res *resource) uriArgs(uri string) (map[string]any, bool) {
+	args := map[string]any{}
+	if res.match != nil {
+		vals := res.match.Match(uri)
+		if vals == nil {
+			return nil, false
+		}
+		for _, v := range res.vars {
+			args[v] = vals.Get(v).String()
+		}
+	}
+	return args, true
+}
+
+// readFile reads a file confined to the resource's root: os.Root refuses
+// paths that leave it by "..", an absolute path or a symbolic link.
+func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceContents) error {
+	name, err := res.file.Execute(data)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsLocal(name) {
+		return fmt.Errorf("%q is outside the resource root", name)
+	}
+	root, err := os.OpenRoot(res.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	fh, err := root.Open(name)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return fmt.Errorf("cannot read %q: outside the resource root or unreadable", name)
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err != nil || st.IsDir() {
+		return fmt.Errorf("%q is not a file: %w", name, fs.ErrNotExist)
+	}
+	body, err := io.ReadAll(io.LimitReader(fh, MaxResourceSize+1))
+	if err != nil {
+		return err
+	}
+	if len(body) > MaxResourceSize {
+		return fmt.Errorf("%q is larger than %d bytes", name, MaxResourceSize)
+	}
+	var isText bool
+	rc.MIMEType, isText = fileType(rc.MIMEType, name, body)
+	if isText {
+		rc.Text = string(body)
+	} else {
+		rc.Blob = body
+	}
+	return nil
+}
+
+// readHandler reads through a backend: a structured result becomes JSON
+// text, text content text, binary content a blob.
+func (s *Server) readHandler(ctx context.Context, res *resource, args map[string]any, rc *mcp.ResourceContents) error {
+	out, err := res.handler.Call(ctx, &handlers.Call{Args: args, Notify: handlers.Nop{}})
+	if err != nil {
+		return err
+	}
+	if out.IsError {
+		return errors.New(contentText(out.Content))
+	}
+	if out.Structured != nil {
+		rc.Text = eval.Format(out.Structured)
+		if rc.MIMEType == "" {
+			rc.MIMEType = "application/json"
+		}
+		return nil
+	}
+	for _, c := range out.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			rc.Text += c.Text
+		case *mcp.ImageContent:
+			rc.Blob, rc.MIMEType = c.Data, c.MIMEType
+		case *mcp.AudioContent:
+			rc.Blob, rc.MIMEType = c.Data, c.MIMEType
+		case *mcp.EmbeddedResource:
+			rc.Text, rc.Blob, rc.MIMEType = c.Resource.Text, c.Resource.Blob, c.Resource.MIMEType
+		}
+	}
+	return nil
+}
+
+func contentText(cs []mcp.Content) string {
+	var parts []string
+	for _, c := range cs {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
