@@ -160,8 +160,8 @@ func TestFileType(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		mimeType, name, data string
-		want               string
-		text               bool
+		want                 string
+		text                 bool
 	}{
 		{"", "a.json", `{}`, "application/json", true},
 		{"", "a.png", "PNG", "image/png", false},

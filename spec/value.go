@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/invopop/jsonschema"
@@ -40,6 +41,18 @@ func (Duration) JSONSchema() *jsonschema.Schema {
 // Size is a number of bytes, written as a number or with a unit: 512, 64KiB,
 // 4MiB, 1GiB.
 type Size int64
+
+// String writes s for people as a config would, in the largest binary unit
+// that divides it: 512 bytes, 64KiB, 4MiB.
+func (s Size) String() string {
+	switch {
+	case s >= 1<<20 && s%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", s>>20)
+	case s >= 1<<10 && s%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", s>>10)
+	}
+	return fmt.Sprintf("%d bytes", int64(s))
+}
 
 // JSONSchema describes a Size in the config's schema.
 func (Size) JSONSchema() *jsonschema.Schema {

@@ -2,6 +2,7 @@ package httpkind
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
@@ -75,10 +76,10 @@ func (bb *bodyBuilder) build(vars map[string]any) (string, []byte, error) {
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false) // "<" stays "<": the body is for an API, not a web page
 		err = enc.Encode(x)
-		return or(bb.ctype, "application/json"), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+		return cmp.Or(bb.ctype, "application/json"), bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 	case "raw":
 		s, err := bb.value.String(vars, nil)
-		return or(bb.ctype, "text/plain; charset=utf-8"), []byte(s), err
+		return cmp.Or(bb.ctype, "text/plain; charset=utf-8"), []byte(s), err
 	case "form":
 		q := url.Values{}
 		for _, p := range bb.form {
@@ -88,7 +89,7 @@ func (bb *bodyBuilder) build(vars map[string]any) (string, []byte, error) {
 			}
 			addValue(q, p.name, x, "repeat")
 		}
-		return or(bb.ctype, "application/x-www-form-urlencoded"), []byte(q.Encode()), nil
+		return cmp.Or(bb.ctype, "application/x-www-form-urlencoded"), []byte(q.Encode()), nil
 	}
 	return bb.multipart(vars)
 }
@@ -139,10 +140,3 @@ func (bb *bodyBuilder) multipart(vars map[string]any) (string, []byte, error) {
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "%0D", "\n", "%0A")
 
 func quote(s string) string { return `"` + quoteEscaper.Replace(s) + `"` }
-
-func or(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}

@@ -15,6 +15,7 @@
 package httpkind
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -81,8 +82,8 @@ type handler struct {
 // after reporting a problem.
 func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
 	env := &countingEnv{BuildEnv: buildEnv}
-	h := &handler{method: strings.ToUpper(or(c.Method, "GET")), override: c.MethodOverride,
-		idempotent: c.Idempotent, queryStyle: or(c.QueryStyle, "repeat"), redact: env.Redact}
+	h := &handler{method: strings.ToUpper(cmp.Or(c.Method, "GET")), override: c.MethodOverride,
+		idempotent: c.Idempotent, queryStyle: cmp.Or(c.QueryStyle, "repeat"), redact: env.Redact}
 	h.be, h.own = c.backend(env)
 	if h.be != nil {
 		h.lim = c.Limits.resolve(h.be.limits)

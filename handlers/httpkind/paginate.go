@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // DefaultMaxPages bounds the pages one call follows.
@@ -84,7 +85,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 			return nil, fmt.Errorf("page %d: %w", page, err)
 		}
 		if resp.truncated {
-			return nil, fmt.Errorf("page %d is larger than %s and was truncated; raise max_response", page, size(h.lim.maxResponse))
+			return nil, fmt.Errorf("page %d is larger than %s and was truncated; raise max_response", page, spec.Size(h.lim.maxResponse))
 		}
 		got, err := pg.items.Eval(vars)
 		if err != nil {

@@ -2,6 +2,7 @@ package httpkind
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
 )
@@ -234,7 +236,7 @@ func wrap(x any) any {
 func (h *handler) truncated(p *parsed) *handlers.Result {
 	text, _ := p.body.(string)
 	note := fmt.Sprintf("[truncated: the response is larger than %s; only the first %s were read]",
-		size(h.lim.maxResponse), size(h.lim.maxResponse))
+		spec.Size(h.lim.maxResponse), spec.Size(h.lim.maxResponse))
 	return &handlers.Result{Content: []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: note}}}
 }
 
@@ -243,7 +245,7 @@ func (h *handler) truncated(p *parsed) *handlers.Result {
 func (h *handler) binary(p *parsed) (*handlers.Result, error) {
 	if p.truncated {
 		return nil, fmt.Errorf("the response (%s) is larger than %s and was truncated; raise max_response to read it",
-			p.mediaType, size(h.lim.maxResponse))
+			p.mediaType, spec.Size(h.lim.maxResponse))
 	}
 	var c mcp.Content
 	switch {
@@ -255,18 +257,7 @@ func (h *handler) binary(p *parsed) (*handlers.Result, error) {
 		u := *p.url
 		u.RawQuery = "" // it may hold an API key
 		c = &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: u.String(),
-			MIMEType: or(p.mediaType, "application/octet-stream"), Blob: p.response.body}}
+			MIMEType: cmp.Or(p.mediaType, "application/octet-stream"), Blob: p.response.body}}
 	}
 	return &handlers.Result{Content: []mcp.Content{c}}, nil
-}
-
-// size renders a byte count for people.
-func size(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

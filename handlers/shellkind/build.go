@@ -1,6 +1,7 @@
 package shellkind
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -87,7 +88,7 @@ func (c *Config) checkShape(env handlers.BuildEnv) bool {
 func (c *Config) program(env handlers.BuildEnv, h *handler) bool {
 	ok := true
 	if c.Script != "" {
-		h.program, ok = fixedProgram(env, "shell", orDefault(c.Shell, "sh"))
+		h.program, ok = fixedProgram(env, "shell", cmp.Or(c.Shell, "sh"))
 		h.fixed = []string{"-c", c.Script, "mcpgen"}
 		h.args = compileElems(env, "params", c.Params, false)
 		return ok && h.args != nil
@@ -119,13 +120,6 @@ func fixedProgram(env handlers.BuildEnv, field, name string) (string, bool) {
 		return absPath(env.Path(name)), true
 	}
 	return name, true
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // compileElems compiles argv elements; offset numbering starts at 1 for
@@ -219,7 +213,7 @@ func (c *Config) checkLimits(env handlers.BuildEnv) bool {
 // workDir resolves dir, warning when it is not a directory now (validate
 // may run on a machine other than the server's).
 func (c *Config) workDir(env handlers.BuildEnv) string {
-	dir := absPath(env.Path(orDefault(c.Dir, ".")))
+	dir := absPath(env.Path(cmp.Or(c.Dir, ".")))
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		env.Warn("dir", fmt.Sprintf("%s is not a directory here", dir))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
 // handler runs one tool's command.
@@ -134,16 +135,9 @@ func (h *handler) checkArg(e elem, s string) error {
 	}
 	if e.checkFlag && !h.allowFlags && strings.HasPrefix(s, "-") && !slices.Contains(e.flags, s) {
 		return fmt.Errorf("%s: the value %q starts with '-' and could be read as an option, so it is refused; "+
-			"pass a value that does not start with '-'", e.field, truncate(s, 40))
+			"pass a value that does not start with '-'", e.field, suggest.Truncate(s, 40))
 	}
 	return nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 // environ builds the child's environment: PATH, env_allow, then env.

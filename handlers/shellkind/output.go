@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 const (
@@ -138,7 +139,7 @@ func (h *handler) result(o *outcome) (*handlers.Result, error) {
 
 func (h *handler) truncationNote() string {
 	return fmt.Sprintf("\n[output truncated: the command wrote more than %s (max_output); the rest was dropped]",
-		formatSize(h.maxOutput))
+		spec.Size(h.maxOutput))
 }
 
 // failure is an error result with the status, the end of stderr and stdout.
@@ -173,7 +174,7 @@ func (h *handler) withStderr(msg string, o *outcome) error {
 func (h *handler) jsonResult(stdout string, truncated bool) (*handlers.Result, error) {
 	if truncated {
 		return nil, fmt.Errorf("output truncated: the command wrote more than %s (max_output), which cannot be parsed as JSON",
-			formatSize(h.maxOutput))
+			spec.Size(h.maxOutput))
 	}
 	dec := json.NewDecoder(strings.NewReader(stdout))
 	dec.UseNumber()
@@ -189,17 +190,6 @@ func (h *handler) jsonResult(stdout string, truncated bool) (*handlers.Result, e
 		v = map[string]any{"result": v}
 	}
 	return &handlers.Result{Structured: v}, nil
-}
-
-// formatSize writes n in the largest binary unit that divides it.
-func formatSize(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%dMiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%dKiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // numbers turns JSON numbers into int64 (whole numbers) or float64, as

@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -159,17 +160,10 @@ func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter) 
 		}
 		db = sql.OpenDB(conn)
 	}
-	db.SetMaxOpenConns(cmpOr(maxOpen, defaultMaxOpen))
-	db.SetMaxIdleConns(min(cmpOr(c.MaxIdle, defaultMaxIdle), cmpOr(maxOpen, defaultMaxOpen)))
+	db.SetMaxOpenConns(cmp.Or(maxOpen, defaultMaxOpen))
+	db.SetMaxIdleConns(min(cmp.Or(c.MaxIdle, defaultMaxIdle), cmp.Or(maxOpen, defaultMaxOpen)))
 	db.SetConnMaxLifetime(time.Duration(c.ConnMaxLifetime))
 	return db, nil
-}
-
-func cmpOr(n, def int) int {
-	if n > 0 {
-		return n
-	}
-	return def
 }
 
 // Pool returns a pool, running the init script first if it is due.

@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -89,7 +90,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 		env.Diag("backend", "the backend is not an sql backend")
 		return nil
 	}
-	h := &handler{db: db, dialect: dialectOf(db.Driver()), maxRows: cmpOr(c.MaxRows, defaultMaxRows),
+	h := &handler{db: db, dialect: dialectOf(db.Driver()), maxRows: cmp.Or(c.MaxRows, defaultMaxRows),
 		timeout: time.Duration(c.Timeout), format: c.Format, oneRow: c.OneRow, jsonCols: c.JSONColumns}
 	h.server = &serverState{}
 	if d, ok := db.(*DB); ok {

@@ -122,14 +122,7 @@ func describe(n *yaml.Node) string {
 	case "!!bool":
 		return "a boolean"
 	}
-	return fmt.Sprintf("the string %q", truncate(n.Value, 40))
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return fmt.Sprintf("the string %q", suggest.Truncate(n.Value, 40))
 }
 
 // expectKind reports a diagnostic unless n has kind k.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/spec/suggest"
 	"gopkg.in/yaml.v3"
 )
 
@@ -56,7 +57,7 @@ func (dc *decoder) decodeScalar(n *yaml.Node, v reflect.Value, path string) {
 	fail := func(want string) {
 		got := describe(n)
 		if n.Tag == "!!str" || s != n.Value {
-			got = fmt.Sprintf("%q", truncate(s, 40))
+			got = fmt.Sprintf("%q", suggest.Truncate(s, 40))
 		}
 		dc.d.At(n, path, fmt.Sprintf("expected %s, got %s", want, got), "")
 	}

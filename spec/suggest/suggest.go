@@ -44,3 +44,12 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Truncate shortens s, for quoting in a message, to its first n bytes and
+// an ellipsis; a string of n bytes or fewer is left as it is.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
