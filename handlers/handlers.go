@@ -8,6 +8,7 @@ package handlers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -233,4 +234,27 @@ func (r *Registry) Lookup(name string) (Kind, bool) {
 // Names returns the registered kind names, sorted.
 func (r *Registry) Names() []string {
 	return slices.Sorted(maps.Keys(r.kinds))
+}
+
+// Numbers types the numbers of a JSON value decoded with UseNumber as
+// Call.Args holds them: int64 for whole numbers, float64 for others. It
+// changes maps and lists in place and returns the value.
+func Numbers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, e := range v {
+			v[k] = Numbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = Numbers(e)
+		}
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	}
+	return v
 }

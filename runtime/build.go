@@ -142,6 +142,39 @@ func (b *builder) errorf(f *load.File, path, format string, args ...any) {
 	b.diag(f, load.Error, path, fmt.Sprintf(format, args...), "")
 }
 
+// entries builds each entry of list, at path[i], and keeps what build
+// returns that is not nil; a nil entry (a bare `-`) is reported as empty.
+func entries[S, T any](b *builder, f *load.File, path, empty string, list []*S,
+	build func(i int, path string, s *S) *T) []*T {
+	var out []*T
+	for i, s := range list {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if s == nil {
+			b.errorf(f, p, "%s", empty)
+			continue
+		}
+		if t := build(i, p, s); t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// named checks the name of a tool or prompt (what): one MCP clients accept,
+// defined once. It reports whether the name is valid and new; a missing or
+// empty name has been reported by the decoder.
+func (b *builder) named(f *load.File, path, what, name string) bool {
+	switch {
+	case name == "":
+		return false
+	case !validToolName(name):
+		b.diag(f, load.Error, path+".name", fmt.Sprintf("invalid %s name %q", what, name),
+			"use 1 to 128 letters, digits, '_', '-' or '.'")
+		return false
+	}
+	return b.unique(f, what, name, path+".name")
+}
+
 // unique reports a name defined twice, naming both places.
 func (b *builder) unique(f *load.File, what, name, path string) bool {
 	key := what + ":" + name

@@ -28,18 +28,8 @@ type block struct {
 
 // blocks compiles content blocks; roots are the names templates may use.
 func (b *builder) blocks(f *load.File, path string, cs []*spec.Content, roots map[string][]string) []*block {
-	var out []*block
-	for i, c := range cs {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		if c == nil {
-			b.errorf(f, p, "empty content block; give one of text, image, audio, resource, resource_link")
-			continue
-		}
-		if blk := b.block(f, p, c, roots); blk != nil {
-			out = append(out, blk)
-		}
-	}
-	return out
+	return entries(b, f, path, "empty content block; give one of text, image, audio, resource, resource_link", cs,
+		func(_ int, p string, c *spec.Content) *block { return b.block(f, p, c, roots) })
 }
 
 func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[string][]string) *block {
@@ -104,19 +94,9 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 }
 
 func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots map[string][]string) *block {
-	blk := &block{kind: "resource", mimeType: e.MimeType, uri: b.template(f, path+".uri", e.URI, roots)}
-	n := 0
-	if e.Text != nil {
-		n++
-		blk.text = b.template(f, path+".text", *e.Text, roots)
-		if blk.mimeType == "" {
-			blk.mimeType = "text/plain"
-		}
-	}
-	if e.Blob != "" {
-		n++
-		blk.data, _ = b.decodeBase64(f, path+".blob", e.Blob)
-	}
+	c, n := b.contents(f, path, e.Text, e.Blob, e.MimeType, roots)
+	blk := &block{kind: "resource", mimeType: c.mimeType, text: c.text, data: c.blob,
+		uri: b.template(f, path+".uri", e.URI, roots)}
 	if e.File != "" {
 		n++
 		data, err := os.ReadFile(resolvePath(f, e.File))

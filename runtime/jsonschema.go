@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -210,7 +211,7 @@ func decodeJSON(raw []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fromNumbers(v), nil
+	return handlers.Numbers(v), nil
 }
 
 // decodeNumbers decodes JSON with numbers left as json.Number.
@@ -225,26 +226,6 @@ func decodeNumbers(raw []byte) (any, error) {
 		return nil, errors.New("unexpected data after the JSON value")
 	}
 	return v, nil
-}
-
-func fromNumbers(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, e := range v {
-			v[k] = fromNumbers(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = fromNumbers(e)
-		}
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	}
-	return v
 }
 
 // argsSchema compiles the concise argument list to a JSON Schema.

@@ -20,28 +20,13 @@ type prompt struct {
 }
 
 func (b *builder) prompts(f *load.File) {
-	for i, p := range f.Config.Prompts {
-		path := fmt.Sprintf("prompts[%d]", i)
-		if p == nil {
-			b.errorf(f, path, "empty prompt")
-			continue
-		}
-		if pr := b.prompt(f, path, p); pr != nil {
-			b.srv.prompts = append(b.srv.prompts, pr)
-		}
-	}
+	b.srv.prompts = append(b.srv.prompts, entries(b, f, "prompts", "empty prompt", f.Config.Prompts,
+		func(_ int, path string, p *spec.Prompt) *prompt { return b.prompt(f, path, p) })...)
 }
 
 func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
-	switch {
-	case p.Name == "": // the decoder reported it missing or empty
-	case !validToolName(p.Name):
-		b.diag(f, load.Error, path+".name", fmt.Sprintf("invalid prompt name %q", p.Name),
-			"use 1 to 128 letters, digits, '_', '-' or '.'")
-	default:
-		b.unique(f, "prompt", p.Name, path+".name")
-	}
+	b.named(f, path, "prompt", p.Name)
 	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
 	var names []string
 	for i, a := range p.Arguments {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"mime"
@@ -31,67 +32,66 @@ type resource struct {
 	complete map[string][]string
 	// completers list completion values of template variables (complete_from).
 	completers map[string]handlers.Handler
-	mimeType   string
-	text       *templates.Template
-	blob       []byte
-	file       *templates.Template // path inside root
-	root       string
-	handler    handlers.Handler
+	contents
+	file    *templates.Template // path inside root
+	root    string
+	handler handlers.Handler
 }
 
 func (b *builder) resources(f *load.File) {
-	for i, r := range f.Config.Resources {
-		path := fmt.Sprintf("resources[%d]", i)
-		if r == nil {
-			b.errorf(f, path, "empty resource")
-			continue
-		}
-		before := b.ds.Errors()
-		if _, err := url.Parse(r.URI); err != nil || !strings.Contains(r.URI, ":") {
-			b.diag(f, load.Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
-		} else {
-			b.unique(f, "resource", r.URI, path+".uri")
-		}
-		res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-			Description: r.Description, MIMEType: r.MimeType}}
-		b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
-		res.def.MIMEType = res.mimeType
-		if b.ds.Errors() == before {
-			b.srv.resources = append(b.srv.resources, res)
+	b.srv.resources = append(b.srv.resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
+		func(_ int, path string, r *spec.Resource) *resource { return b.resource(f, path, r) })...)
+	b.srv.templates = append(b.srv.templates, entries(b, f, "resource_templates", "empty resource template",
+		f.Config.ResourceTemplates,
+		func(_ int, path string, r *spec.ResourceTemplate) *resource { return b.resourceTemplate(f, path, r) })...)
+}
+
+// resource builds a resource with a fixed URI; nil after reporting.
+func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resource {
+	before := b.ds.Errors()
+	if _, err := url.Parse(r.URI); err != nil || !strings.Contains(r.URI, ":") {
+		b.diag(f, load.Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
+	} else {
+		b.unique(f, "resource", r.URI, path+".uri")
+	}
+	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
+		Description: r.Description, MIMEType: r.MimeType}}
+	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
+	res.def.MIMEType = res.mimeType
+	if b.ds.Errors() > before {
+		return nil
+	}
+	return res
+}
+
+// resourceTemplate builds a resource template; nil after reporting.
+func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTemplate) *resource {
+	before := b.ds.Errors()
+	ut, err := uritemplate.New(r.URITemplate)
+	if err != nil || !strings.Contains(r.URITemplate, ":") {
+		b.diag(f, load.Error, path+".uri_template", fmt.Sprintf("invalid URI template %q", r.URITemplate),
+			"an RFC 6570 template with a scheme, e.g. docs://pages/{name}")
+		return nil
+	}
+	b.unique(f, "resource template", r.URITemplate, path+".uri_template")
+	res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
+		Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
+	for v := range r.Complete {
+		if !slices.Contains(res.vars, v) {
+			b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
 		}
 	}
-	for i, r := range f.Config.ResourceTemplates {
-		path := fmt.Sprintf("resource_templates[%d]", i)
-		if r == nil {
-			b.errorf(f, path, "empty resource template")
-			continue
-		}
-		before := b.ds.Errors()
-		ut, err := uritemplate.New(r.URITemplate)
-		if err != nil || !strings.Contains(r.URITemplate, ":") {
-			b.diag(f, load.Error, path+".uri_template", fmt.Sprintf("invalid URI template %q", r.URITemplate),
-				"an RFC 6570 template with a scheme, e.g. docs://pages/{name}")
-			continue
-		}
-		b.unique(f, "resource template", r.URITemplate, path+".uri_template")
-		res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
-			Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
-		for v := range r.Complete {
-			if !slices.Contains(res.vars, v) {
-				b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
-			}
-		}
-		b.templateCompleters(f, path, res, r)
-		argsType := types.Map{}
-		for _, v := range res.vars {
-			argsType[v] = types.String
-		}
-		b.source(f, path, res, &r.Source, argsType, r.MimeType)
-		res.tmpl.MIMEType = res.mimeType
-		if b.ds.Errors() == before {
-			b.srv.templates = append(b.srv.templates, res)
-		}
+	b.templateCompleters(f, path, res, r)
+	argsType := types.Map{}
+	for _, v := range res.vars {
+		argsType[v] = types.String
 	}
+	b.source(f, path, res, &r.Source, argsType, r.MimeType)
+	res.tmpl.MIMEType = res.mimeType
+	if b.ds.Errors() > before {
+		return nil
+	}
+	return res
 }
 
 // templateCompleters builds the complete_from handlers of a template's variables.
@@ -114,25 +114,40 @@ func (b *builder) templateCompleters(f *load.File, path string, res *resource, r
 	}
 }
 
+// contents is what a resource holds when it is given in the config, for a
+// resource and for a resource embedded in content alike: a text template,
+// or fixed bytes.
+type contents struct {
+	mimeType string
+	text     *templates.Template
+	blob     []byte
+}
+
+// contents compiles the text or the base64 blob of a resource's contents
+// and returns how many of the two are given. The MIME type is mimeType when
+// given, else text/plain for text and application/octet-stream for a blob.
+func (b *builder) contents(f *load.File, path string, text *string, blob, mimeType string,
+	roots map[string][]string) (contents, int) {
+	c := contents{mimeType: mimeType}
+	n := 0
+	if text != nil {
+		n++
+		c.text = b.template(f, path+".text", *text, roots)
+		c.mimeType = cmp.Or(c.mimeType, "text/plain")
+	}
+	if blob != "" {
+		n++
+		c.blob, _ = b.decodeBase64(f, path+".blob", blob)
+		c.mimeType = cmp.Or(c.mimeType, "application/octet-stream")
+	}
+	return c, n
+}
+
 // source compiles where a resource's contents come from.
 func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string) {
 	roots := map[string][]string{"args": argNames(args)}
-	res.mimeType = mimeType
-	n := 0
-	if src.Text != nil {
-		n++
-		res.text = b.template(f, path+".text", *src.Text, roots)
-		if res.mimeType == "" {
-			res.mimeType = "text/plain"
-		}
-	}
-	if src.Blob != "" {
-		n++
-		res.blob, _ = b.decodeBase64(f, path+".blob", src.Blob)
-		if res.mimeType == "" {
-			res.mimeType = "application/octet-stream"
-		}
-	}
+	var n int
+	res.contents, n = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
 	if src.File != "" {
 		n++
 		res.file = b.template(f, path+".file", src.File, roots)

@@ -81,16 +81,10 @@ func nameOf(name, punct string) bool {
 
 func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
-	for i, t := range f.Config.Tools {
-		path := fmt.Sprintf("tools[%d]", i)
-		if t == nil {
-			b.errorf(f, path, "empty tool")
-			continue
-		}
-		if tl := b.tool(f, path, t, ahead[i]); tl != nil {
-			b.srv.tools = append(b.srv.tools, tl)
-			b.srv.toolIndex[t.Name] = tl
-		}
+	for _, tl := range entries(b, f, "tools", "empty tool", f.Config.Tools,
+		func(i int, path string, t *spec.Tool) *tool { return b.tool(f, path, t, ahead[i]) }) {
+		b.srv.tools = append(b.srv.tools, tl)
+		b.srv.toolIndex[tl.def.Name] = tl
 	}
 }
 
@@ -125,16 +119,9 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 
 func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *tool {
 	before := b.ds.Errors()
-	switch {
-	case t.Name == "": // the decoder reported it missing or empty
-	case !validToolName(t.Name):
-		b.diag(f, load.Error, path+".name", fmt.Sprintf("invalid tool name %q", t.Name),
-			"use 1 to 128 letters, digits, '_', '-' or '.'")
-	default:
-		if b.unique(f, "tool", t.Name, path+".name") && !portableName(t.Name) {
-			b.diag(f, load.Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
-				"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
-		}
+	if b.named(f, path, "tool", t.Name) && !portableName(t.Name) {
+		b.diag(f, load.Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
+			"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
 	}
 	in := b.inputSchema(f, path, t, ahead)
 	b.checkDefaults(f, path, t, in)

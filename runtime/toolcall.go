@@ -73,7 +73,7 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if err := t.in.validateNumbers(args); err != nil {
 		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
 	}
-	fromNumbers(args)
+	handlers.Numbers(args)
 	for _, f := range t.fill {
 		if _, given := args[f.name]; !given && f.hasDefault {
 			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
@@ -185,31 +184,9 @@ func (h *handler) jsonResult(stdout string, truncated bool) (*handlers.Result, e
 	if strings.TrimSpace(stdout[dec.InputOffset():]) != "" {
 		return nil, errors.New("the command's output holds more than one JSON value (output: json)")
 	}
-	v = numbers(v)
+	v = handlers.Numbers(v)
 	if _, ok := v.(map[string]any); !ok {
 		v = map[string]any{"result": v}
 	}
 	return &handlers.Result{Structured: v}, nil
-}
-
-// numbers turns JSON numbers into int64 (whole numbers) or float64, as
-// tool arguments are decoded.
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]any:
-		for k, e := range v {
-			v[k] = numbers(e)
-		}
-	case []any:
-		for i, e := range v {
-			v[i] = numbers(e)
-		}
-	}
-	return v
 }

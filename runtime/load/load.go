@@ -182,28 +182,26 @@ func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
 
 // Field returns the value of key in mapping n, aliases resolved, or nil.
 func Field(n *yaml.Node, key string) *yaml.Node {
-	n = Resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return Resolve(n.Content[i+1])
-		}
-	}
-	return nil
+	_, v := entry(n, key)
+	return Resolve(v)
 }
 
 // keyNode returns the key node of key in mapping n, or nil.
 func keyNode(n *yaml.Node, key string) *yaml.Node {
+	k, _ := entry(n, key)
+	return k
+}
+
+// entry returns the key and value nodes of key in mapping n, or nils.
+func entry(n *yaml.Node, key string) (k, v *yaml.Node) {
 	n = Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
+		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
-			return n.Content[i]
+			return n.Content[i], n.Content[i+1]
 		}
 	}
-	return nil
+	return nil, nil
 }
