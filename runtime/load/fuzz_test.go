@@ -28,7 +28,7 @@ func FuzzBytes(f *testing.F) {
 			f.Add(data)
 		}
 	}
-	for _, s := range []string{"version: 1\n", "{}", "[", "\t"} {
+	for _, s := range []string{"version: 1\n", "{}", "[", "\t", "a: &a [*a]"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

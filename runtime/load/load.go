@@ -167,6 +167,9 @@ func expandedSize(n *yaml.Node, sizes map[*yaml.Node]int) int {
 		if s, ok := sizes[n]; ok {
 			return s
 		}
+		// until it is counted: an alias inside n to n itself (a: &a [*a])
+		// expands without end
+		sizes[n] = maxValues + 1
 	}
 	size := 1
 	for _, c := range n.Content {

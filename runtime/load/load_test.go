@@ -172,3 +172,16 @@ func TestLoadAliasBomb(t *testing.T) {
 		t.Errorf("an alias is refused:\n%v", ds)
 	}
 }
+
+// TestLoadRecursiveAlias checks that an alias inside the value it refers to
+// is reported, not followed until the stack overflows.
+func TestLoadRecursiveAlias(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{"version: 1\nx: &a [*a]\n", "version: 1\nx: &a {k: *a}\n", "version: 1\nx: &a [[1, *a]]\n"} {
+		f, ds := loadString(t, text, nil)
+		if f != nil {
+			t.Errorf("%q loaded", text)
+		}
+		wantDiag(t, ds, "aliases expand the file to more than")
+	}
+}
