@@ -38,7 +38,8 @@ type BackendConfig struct {
 	// `dsn: ${SHOP_DSN}`, to keep passwords out of the file.
 	DSN string `yaml:"dsn" jsonschema:"required"`
 	// MaxOpen is the most connections open at once. Defaults to 10; an
-	// in-memory SQLite database always uses exactly one.
+	// in-memory SQLite database always uses exactly one. Read-only tools
+	// use connections of their own, with the same limits.
 	MaxOpen int `yaml:"max_open,omitempty"`
 	// MaxIdle is the most idle connections kept for reuse. Defaults to 2.
 	MaxIdle int `yaml:"max_idle,omitempty"`
@@ -59,9 +60,8 @@ type Database interface {
 	// Pool returns a connection pool, creating the database first when the
 	// backend has an init script and the database has no tables yet. When
 	// readOnly is asked and the backend has a pool whose connections refuse
-	// every write (a SQLite file opened with query_only), it returns that
-	// pool and enforced is true; otherwise the caller enforces read-only
-	// mode itself.
+	// every write (see readOnlyPool), it returns that pool and enforced is
+	// true; otherwise the caller enforces read-only mode itself.
 	Pool(ctx context.Context, readOnly bool) (pool *sql.DB, enforced bool, err error)
 	// Driver is sqlite, postgres or mysql.
 	Driver() string
@@ -72,7 +72,7 @@ type Database interface {
 type DB struct {
 	dialect *dialect
 	db      *sql.DB
-	ro      *sql.DB       // connections that refuse writes; SQLite files only
+	ro      *sql.DB       // connections that refuse writes; nil for :memory:
 	init    *initScript   // nil when there is nothing to create
 	server  serverState   // what handlers learn about the server
 	notices *noticeRouter // postgres only: notices go to the calls
@@ -106,18 +106,19 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d), notices: notices}
 }
 
-// openPools opens the pool, and for a SQLite file a second, read-only one.
+// openPools opens the pool, and a second one whose connections refuse
+// writes for read-only tools (none for an in-memory SQLite database, whose
+// one connection is switched per call).
 func (c *BackendConfig) openPools(env handlers.BuildEnv, d *dialect, notices *noticeRouter) (*sql.DB, *sql.DB, error) {
-	if d != sqliteDialect {
-		db, err := c.openPool(d, c.DSN, notices)
-		return db, nil, err
+	dsn, memory := c.DSN, false
+	if d == sqliteDialect {
+		dsn, memory = sqliteDSN(env, c.DSN)
 	}
-	dsn, memory := sqliteDSN(env, c.DSN)
-	db, err := c.openPool(d, dsn, nil)
+	db, err := c.openPool(d, dsn, notices, false)
 	if err != nil || memory {
 		return db, nil, err
 	}
-	ro, err := c.openPool(d, dsn+"&_pragma=query_only(1)", nil)
+	ro, err := c.openPool(d, dsn, notices, true)
 	if err != nil {
 		_ = db.Close()
 		return nil, nil, err
@@ -126,14 +127,18 @@ func (c *BackendConfig) openPools(env handlers.BuildEnv, d *dialect, notices *no
 }
 
 // openPool makes the driver's pool with the configured limits; a postgres
-// pool's notices go to notices.
-func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter) (*sql.DB, error) {
+// pool's notices go to notices. A readOnly pool's connections refuse
+// writes (see readOnlyPool).
+func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter, readOnly bool) (*sql.DB, error) {
 	var db *sql.DB
 	maxOpen := c.MaxOpen
 	switch d {
 	case sqliteDialect:
 		if _, memory := sqliteDSN(nil, dsn); memory {
 			maxOpen = 1 // every connection to :memory: is a database of its own
+		}
+		if readOnly {
+			dsn += "&_pragma=query_only(1)"
 		}
 		var err error
 		if db, err = sql.Open("sqlite", dsn); err != nil {
@@ -147,6 +152,9 @@ func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter) 
 		if notices != nil {
 			cfg.OnNotice = notices.onNotice
 		}
+		if readOnly {
+			cfg.RuntimeParams["default_transaction_read_only"] = "on"
+		}
 		db = stdlib.OpenDB(*cfg)
 	case mysqlDialect:
 		cfg, err := mysql.ParseDSN(dsn)
@@ -157,6 +165,9 @@ func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter) 
 		conn, err := mysql.NewConnector(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("invalid mysql DSN: %w", err)
+		}
+		if readOnly {
+			conn = readOnlyConnector{conn}
 		}
 		db = sql.OpenDB(conn)
 	}

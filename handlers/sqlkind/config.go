@@ -44,10 +44,13 @@ type Config struct {
 	// JSON text on sqlite and mysql (`id IN (SELECT value FROM
 	// json_each(:ids))`); an object is bound as JSON text.
 	Params map[string]*spec.Value `yaml:"params,omitempty"`
-	// ReadOnly runs the statements in a read-only transaction, enforced by
-	// the database (READ ONLY transactions on postgres and mysql, PRAGMA
-	// query_only on sqlite): a write fails. Defaults to true when there is
-	// no `exec`.
+	// ReadOnly makes the tool unable to change anything, on two lines: when
+	// the config loads, each statement must be a single query (SELECT,
+	// WITH, VALUES, TABLE, SHOW, EXPLAIN, DESCRIBE) with no INTO, no
+	// data-changing statement inside it and no MySQL /*! */ comment; when
+	// it runs, the database refuses writes (connections that default to
+	// read-only plus a READ ONLY transaction on postgres and mysql, PRAGMA
+	// query_only on sqlite). Defaults to true when there is no `exec`.
 	ReadOnly *bool `yaml:"read_only,omitempty"`
 	// MaxRows caps the rows returned by each query; the result says when it
 	// was truncated. Defaults to 500.
@@ -67,6 +70,10 @@ type Config struct {
 	// values. Columns the driver reports as JSON (postgres json and jsonb,
 	// MySQL JSON) need not be listed; MariaDB stores JSON as text.
 	JSONColumns []string `yaml:"json_columns,omitempty"`
+
+	// unchecked skips the read-only statement check, for tests proving that
+	// the database refuses writes on its own.
+	unchecked bool
 }
 
 // Statement is one step of a multi-statement tool: exactly one of query and
@@ -194,6 +201,13 @@ func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
 			env.Diag(s.field, err.Error())
 			ok = false
 			continue
+		}
+		if h.readOnly && !s.exec && !c.unchecked {
+			if err := checkReadOnly(s.text, st, h.dialect.syntax); err != nil {
+				env.Diag(s.field, fmt.Sprintf("%v; a tool meant to write says read_only: false", err))
+				ok = false
+				continue
+			}
 		}
 		h.steps = append(h.steps, &step{field: s.field, st: st, exec: s.exec})
 	}

@@ -42,6 +42,10 @@ type database struct {
 
 func registry() *handlers.Registry { return handlers.NewRegistry(sqlkind.Kind()) }
 
+// unchecked is a registry whose sql kind skips the read-only statement
+// check: the database alone must refuse the writes of read-only tools.
+func unchecked() *handlers.Registry { return handlers.NewRegistry(sqlkind.UncheckedKind()) }
+
 // tables makes two uniquely named tables ({T}: id, name; {TT}: one column of
 // each type), dropped when the test ends.
 func (d *database) tables(t *testing.T) (string, string) {
@@ -135,13 +139,16 @@ func (d *database) server(t *testing.T) (*runtime.Server, string) {
 	tbl, types := d.tables(t)
 	cfg := strings.NewReplacer("{DRIVER}", d.driver, "{DSN}", d.dsn, "{T}", tbl, "{TT}", types,
 		"{SLEEP}", d.sleep, "{INLIST}", d.inList, "{ALIAS}", d.quote(`it's :x "q"`), "{SHOWTIMEOUT}", d.showTimeout).Replace(dbConfig)
-	return handlertest.Build(t, registry(), cfg, nil), tbl
+	// The config has read-only tools that write: the database alone must
+	// refuse them.
+	return handlertest.Build(t, unchecked(), cfg, nil), tbl
 }
 
 // testDatabase runs the behaviour every database must show.
 func testDatabase(t *testing.T, d *database) {
 	t.Run("injection", func(t *testing.T) { testInjection(t, d) })
 	t.Run("read only", func(t *testing.T) { testReadOnly(t, d) })
+	t.Run("read-only attacks", func(t *testing.T) { testReadOnlyAttacks(t, d) })
 	t.Run("transaction", func(t *testing.T) { testTransaction(t, d) })
 	t.Run("cancellation", func(t *testing.T) { testCancel(t, d) })
 	t.Run("timeout", func(t *testing.T) { testTimeout(t, d) })

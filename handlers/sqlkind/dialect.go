@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // dialect is what differs between the supported databases: placeholder
@@ -35,9 +37,16 @@ type dialect struct {
 
 // session is one call's connection and the settings it runs with.
 type session struct {
-	pool     *sql.DB
-	conn     *sql.Conn
-	readOnly bool // enforce read-only mode on this connection
+	pool *sql.DB
+	conn *sql.Conn
+	// readOnly: the call is read-only. Its transaction begins READ ONLY
+	// even on a connection of the read-only pool, whose session setting a
+	// stored function can turn off (SET SESSION tx_read_only = 0 in MySQL,
+	// set_config in PostgreSQL): a transaction's access mode, once it has
+	// begun, cannot be changed.
+	readOnly bool
+	// enforced: the connection comes from the read-only pool.
+	enforced bool
 	timeout  time.Duration
 	server   *serverState
 	id       uint64 // MySQL: the connection's id, for KILL QUERY
@@ -54,10 +63,10 @@ type serverState struct {
 var (
 	sqliteDialect = &dialect{name: "sqlite", begin: beginSQLite, end: endSQLite, watch: watchSQLite,
 		syntax: syntax{backtick: true, brackets: true}}
-	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: func(*session) {},
+	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: endPostgres,
 		syntax: syntax{dollarQuotes: true, numbered: true}}
 	mysqlDialect = &dialect{name: "mysql", begin: beginMySQL, end: func(*session) {}, cancel: killQuery,
-		syntax: syntax{backslash: true, doubleString: true, backtick: true, hashComment: true}}
+		syntax: syntax{backslash: true, doubleString: true, backtick: true, hashComment: true, mysqlComments: true}}
 )
 
 // dialects by the `driver:` names.
@@ -75,6 +84,10 @@ func dialectOf(driverName string) *dialect {
 
 // beginSQLite enforces read-only mode with PRAGMA query_only on the
 // connection: SQLite then refuses every write, whatever the statement says.
+// It is switched on for every read-only call, also on a connection of the
+// read-only pool, where it is on already unless a statement turned it off
+// (SQLite has no read-only mode a statement cannot leave). It runs in the
+// process, without a round trip.
 func beginSQLite(ctx context.Context, s *session) (*sql.Tx, error) {
 	if s.readOnly {
 		if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
@@ -84,10 +97,11 @@ func beginSQLite(ctx context.Context, s *session) (*sql.Tx, error) {
 	return s.conn.BeginTx(ctx, nil)
 }
 
-// endSQLite switches query_only off again; a connection where that fails is
-// discarded rather than returned to the pool in the wrong mode.
+// endSQLite switches query_only off again on a connection shared with
+// writers; a connection where that fails is discarded rather than returned
+// to the pool in the wrong mode.
 func endSQLite(s *session) {
-	if !s.readOnly {
+	if !s.readOnly || s.enforced {
 		return
 	}
 	if _, err := s.conn.ExecContext(context.Background(), "PRAGMA query_only = OFF"); err != nil {
@@ -165,4 +179,24 @@ func sliceOf[T any](v []any) any {
 		out[i] = x
 	}
 	return out
+}
+
+// endPostgres discards a connection of the read-only pool whose session no
+// longer defaults to read-only transactions (a function called
+// set_config): the server reports the setting whenever it changes
+// (PostgreSQL 14 and later), so this costs no round trip.
+func endPostgres(s *session) {
+	if !s.enforced {
+		return
+	}
+	_ = s.conn.Raw(func(dc any) error {
+		c, ok := dc.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return nil
+		}
+		if v := c.Conn().PgConn().ParameterStatus("default_transaction_read_only"); v != "" && v != "on" {
+			return driver.ErrBadConn
+		}
+		return nil
+	})
 }

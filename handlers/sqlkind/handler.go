@@ -167,7 +167,7 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 	}
 	defer conn.Close()
 	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
-	s := &session{pool: pool, conn: conn, readOnly: h.readOnly && !enforced, timeout: h.timeout, server: h.server}
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server}
 	defer h.dialect.end(s)
 	opCtx, stop := ctx, func() {}
 	if h.dialect.watch != nil {

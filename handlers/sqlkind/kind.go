@@ -3,8 +3,9 @@
 //
 // Statements are static text. Parameters are written :name and translated
 // to each driver's placeholders (? or $1); their values come from `params`
-// and are always bound, never spliced into the text. Read-only tools run in
-// a transaction the database itself keeps read-only. Connections are named
+// and are always bound, never spliced into the text. Read-only tools run
+// only plain queries (see readonly.go), on connections and in transactions
+// the database itself keeps read-only. Connections are named
 // `backends:` entries opened without connecting, so a database that is down
 // fails its tools with an error until it is back instead of stopping the
 // server.

@@ -3,6 +3,7 @@ package sqlkind
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"time"
@@ -33,7 +34,7 @@ func beginMySQL(ctx context.Context, s *session) (*sql.Tx, error) {
 		return nil, err
 	}
 	s.id = id
-	return s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly})
+	return s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly}) // see session.readOnly
 }
 
 // connID returns the server's id of conn, asked once per connection.
@@ -73,4 +74,28 @@ func killQuery(s *session) {
 		defer cancel()
 		_, _ = s.pool.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", s.id))
 	}()
+}
+
+// readOnlyConnector makes connections whose session is READ ONLY: MySQL
+// and MariaDB then refuse DDL as well as DML, even outside a transaction
+// (a READ ONLY transaction alone does not stop DDL, which commits it
+// first).
+type readOnlyConnector struct{ driver.Connector }
+
+// Connect opens a connection and makes its session read-only.
+func (c readOnlyConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ex, ok := conn.(driver.ExecerContext)
+	if !ok {
+		_ = conn.Close()
+		return nil, errors.New("the mysql driver cannot run statements on a new connection")
+	}
+	if _, err := ex.ExecContext(ctx, "SET SESSION TRANSACTION READ ONLY", nil); err != nil {
+		_ = conn.Close()
+		return nil, fmt.Errorf("making the connection read-only: %w", err)
+	}
+	return conn, nil
 }

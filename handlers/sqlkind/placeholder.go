@@ -17,6 +17,11 @@ type statement struct {
 	text  string        // the SQL the driver sees
 	binds []string      // parameter names, in the order the driver binds them
 	found []placeholder // every placeholder, as written
+	// code is text with every literal replaced by 0 and every comment by a
+	// space: what the server reads as keywords, for the read-only check.
+	code string
+	// execComment: the text has a MySQL executable comment, /*! … */.
+	execComment bool
 }
 
 // syntax says which quoting and comment forms a dialect has, so that a `:name`
@@ -29,6 +34,10 @@ type syntax struct {
 	hashComment  bool // # starts a comment (MySQL)
 	dollarQuotes bool // $tag$…$tag$ strings, E'…' escapes, nested /* */ (PostgreSQL)
 	numbered     bool // placeholders are $1, $2 (PostgreSQL); otherwise ?
+	// mysqlComments: -- starts a comment only before a space or a control
+	// character (MySQL; --1 is minus minus one); /*! and /*M! comments are
+	// code the server runs.
+	mysqlComments bool
 }
 
 // translate rewrites the `:name` placeholders of src into the dialect's
@@ -40,6 +49,7 @@ func translate(src string, syn syntax) (*statement, error) {
 		return nil, err
 	}
 	t.st.text = t.out.String()
+	t.st.code = t.code.String()
 	return t.st, nil
 }
 
@@ -48,6 +58,7 @@ type translator struct {
 	syn   syntax
 	i     int
 	out   strings.Builder
+	code  strings.Builder // see statement.code
 	st    *statement
 	index map[string]int // name → $N, for numbered placeholders
 }
@@ -55,6 +66,7 @@ type translator struct {
 func (t *translator) run() error {
 	for t.i < len(t.src) {
 		c := t.src[t.i]
+		mark, start := " 0 ", t.out.Len() // what stands for a literal in code
 		var err error
 		switch {
 		case c == '\'':
@@ -65,24 +77,54 @@ func (t *translator) run() error {
 			err = t.quoted('`', false)
 		case c == '[' && t.syn.brackets:
 			err = t.until("]", "quoted identifier")
-		case c == '-' && t.peek(1) == '-', c == '#' && t.syn.hashComment:
+		case c == '-' && t.peek(1) == '-' && t.dashComment(), c == '#' && t.syn.hashComment:
+			mark = " "
 			t.lineComment()
 		case c == '/' && t.peek(1) == '*':
+			mark = " "
 			err = t.blockComment()
-		case c == '$' && t.syn.dollarQuotes:
+		case c == '$' && t.syn.dollarQuotes && !t.afterIdent():
 			err = t.dollar()
-		case c == ':':
-			err = t.colon()
-		case c == '?' && !t.syn.numbered:
-			err = t.errorf("a bare ? is a positional placeholder; write :name and bind it in params")
 		default:
-			t.copy(1)
+			mark = ""
+			err = t.codeChar(c)
 		}
 		if err != nil {
 			return err
 		}
+		if mark == "" {
+			t.code.WriteString(t.out.String()[start:])
+		} else {
+			t.code.WriteString(mark)
+		}
 	}
 	return nil
+}
+
+// codeChar copies the character at t.i, which is code, not a literal or
+// a comment.
+func (t *translator) codeChar(c byte) error {
+	switch {
+	case c == ':':
+		return t.colon()
+	case c == '?' && !t.syn.numbered:
+		return t.errorf("a bare ? is a positional placeholder; write :name and bind it in params")
+	case c == '$' && t.syn.dollarQuotes && isDigit(t.peek(1)) && !t.afterIdent():
+		return t.errorf("$%c is a positional placeholder; write :name and bind it in params", t.peek(1))
+	}
+	t.copy(1)
+	return nil
+}
+
+// dashComment reports whether the -- at t.i starts a comment.
+func (t *translator) dashComment() bool {
+	return !t.syn.mysqlComments || t.peek(2) <= ' '
+}
+
+// afterIdent reports whether t.i follows an identifier character: a $
+// there is part of a PostgreSQL identifier (a$b), never a dollar quote.
+func (t *translator) afterIdent() bool {
+	return t.i > 0 && (isIdent(t.src[t.i-1]) || t.src[t.i-1] == '$')
 }
 
 func (t *translator) peek(k int) byte {
@@ -145,6 +187,9 @@ func (t *translator) lineComment() {
 
 // blockComment copies a /* */ comment; PostgreSQL's nest.
 func (t *translator) blockComment() error {
+	if t.syn.mysqlComments && (t.peek(2) == '!' || (t.peek(2) == 'M' || t.peek(2) == 'm') && t.peek(3) == '!') {
+		t.st.execComment = true
+	}
 	start, depth := t.i, 0
 	for j := t.i; j+1 < len(t.src); j++ {
 		switch {
@@ -178,11 +223,7 @@ func (t *translator) dollar() error {
 		t.copy(j + 1 - t.i + k + len(tag))
 		return nil
 	}
-	if isDigit(t.peek(1)) {
-		return t.errorf("$%c is a positional placeholder; write :name and bind it in params", t.peek(1))
-	}
-	t.copy(1)
-	return nil
+	return t.codeChar('$')
 }
 
 // colon handles `::` casts, `:=` and `:name` placeholders.

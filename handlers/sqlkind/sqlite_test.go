@@ -285,10 +285,10 @@ tools:
 // leaves the connection writable for the next exec tool.
 func TestReadOnlyMemory(t *testing.T) {
 	t.Parallel()
-	srv := buildShop(t, `tools:
+	srv := handlertest.Build(t, unchecked(), shop+`tools:
   - {name: sneaky, description: d, handler: {backend: shop, query: "DELETE FROM customers"}}
   - {name: write, description: d, handler: {backend: shop, exec: "UPDATE customers SET city = 'Rome'"}}
-`)
+`, map[string]string{"seed.sql": seed})
 	for range 2 {
 		if res := handlertest.Call(t, context.Background(), srv, "sneaky", `{}`); !res.IsError ||
 			!strings.Contains(handlertest.Text(res), "readonly") {
