@@ -76,6 +76,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	var credentials []string
 	for _, f := range files {
 		b.redact.add(f.Secrets...)
+		b.redact.addCredentials(f.Credentials...)
 		credentials = append(credentials, f.Credentials...)
 	}
 	b.srv.redact = b.redact

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -12,7 +11,7 @@ import (
 // masker hides credentials in results: a tool's output, a resource's
 // contents. A nil masker leaves everything as it is.
 type masker struct {
-	r *strings.Replacer
+	r *matcher
 }
 
 // newMasker returns a masker for values, or nil when there is nothing to
@@ -39,19 +38,7 @@ func (m *masker) value(v any) (any, bool) {
 		s := m.r.Replace(v)
 		return s, s != v
 	case map[string]any:
-		var out map[string]any
-		for k, e := range v {
-			if masked, changed := m.value(e); changed {
-				if out == nil {
-					out = maps.Clone(v)
-				}
-				out[k] = masked
-			}
-		}
-		if out == nil {
-			return v, false
-		}
-		return out, true
+		return m.object(v)
 	case []any:
 		var out []any
 		for i, e := range v {
@@ -82,6 +69,28 @@ func (m *masker) value(v any) (any, bool) {
 		return masked, true
 	}
 	return v, false
+}
+
+// object masks the keys and values of a JSON object: a secret can be a
+// key (a token mapped to its user).
+func (m *masker) object(v map[string]any) (any, bool) {
+	var out map[string]any
+	for k, e := range v {
+		masked, changed := m.value(e)
+		key := m.r.Replace(k)
+		if !changed && key == k {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(v)
+		}
+		delete(out, k)
+		out[key] = masked
+	}
+	if out == nil {
+		return v, false
+	}
+	return out, true
 }
 
 // content masks the text of content blocks, copying the blocks it changes.

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -12,7 +11,7 @@ import (
 // text that leaves the server: errors, logs, results.
 type redactor struct {
 	secrets []string
-	r       *strings.Replacer
+	r       *matcher
 }
 
 // minSecret is the shortest value treated as a secret: masking "1" or "on"
@@ -36,24 +35,26 @@ func public(v string) bool {
 	return err == nil
 }
 
+// add makes values secrets, except short ones and those plainly public.
 func (r *redactor) add(values ...string) {
+	r.addIf(values, func(v string) bool { return !public(v) })
+}
+
+// addCredentials makes values secrets, except short ones: a credential is
+// a secret even when it looks public (a webhook URL in SLACK_WEBHOOK).
+func (r *redactor) addCredentials(values ...string) {
+	r.addIf(values, func(string) bool { return true })
+}
+
+func (r *redactor) addIf(values []string, keep func(string) bool) {
 	for _, v := range values {
-		if len(v) >= minSecret && !public(v) && !slices.Contains(r.secrets, v) {
+		if len(v) >= minSecret && keep(v) && !slices.Contains(r.secrets, v) {
 			r.secrets = append(r.secrets, v)
 		}
 	}
-	r.r = maskingReplacer(r.secrets)
-}
-
-// maskingReplacer replaces each of values with "****", longest first, so
-// that a secret containing another is masked whole. It sorts values.
-func maskingReplacer(values []string) *strings.Replacer {
-	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
-	pairs := make([]string, 0, 2*len(values))
-	for _, v := range values {
-		pairs = append(pairs, v, "****")
+	if len(r.secrets) > 0 {
+		r.r = maskingReplacer(r.secrets)
 	}
-	return strings.NewReplacer(pairs...)
 }
 
 func (r *redactor) apply(s string) string {

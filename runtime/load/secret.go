@@ -11,12 +11,12 @@ import (
 var secretWords = []string{
 	"TOKEN", "TOKENS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS", "PASSWD", "PASS", "PASSPHRASE", "PWD",
 	"KEY", "KEYS", "APIKEY", "CREDENTIAL", "CREDENTIALS", "CREDS", "PRIVATE", "COOKIE", "AUTHORIZATION",
-	"BEARER", "DSN",
+	"BEARER", "DSN", "WEBHOOK", "WEBHOOKS",
 }
 
 // secretSuffixes mark a secret at the end of a name without underscores:
 // GITHUBTOKEN, DBPASSWORD.
-var secretSuffixes = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY"}
+var secretSuffixes = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "APIKEY", "WEBHOOK"}
 
 // secretName reports whether an environment variable's name says that it
 // holds a secret. PWD and OLDPWD, the shell's directories, do not.

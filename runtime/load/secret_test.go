@@ -9,6 +9,7 @@ func TestSecretName(t *testing.T) {
 		"PGPASSWORD": true, "MYSQL_PWD": true, "STRIPE_SECRET_KEY": true, "AWS_SECRET_ACCESS_KEY": true,
 		"OPENAI_API_KEY": true, "APIKEY": true, "SESSION_COOKIE": true, "DATABASE_DSN": true, "PRIVATE_KEY": true,
 		"GOOGLE_APPLICATION_CREDENTIALS": true, "AUTHORIZATION": true, "SMTP_PASS": true,
+		"SLACK_WEBHOOK": true, "SLACK_WEBHOOK_URL": true, "DISCORDWEBHOOK": true,
 		"REGION": false, "HOME": false, "PWD": false, "OLDPWD": false, "BASE_URL": false, "AUTH_URL": false,
 		"KEYBOARD": false, "MONKEY": false, "PASSAGE": false, "TOKENIZER_MODEL": false, "COMPANY": false,
 	} {
