@@ -66,6 +66,9 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 	case bin.Data != "" && bin.File != "":
 		b.errorf(f, path, "give either data or file, not both")
 	case bin.File != "":
+		if b.kernelPath(f, path+".file", resolvePath(f, bin.File)) {
+			return nil
+		}
 		data, err := os.ReadFile(resolvePath(f, bin.File))
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
@@ -99,6 +102,8 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 		uri: b.template(f, path+".uri", e.URI, roots)}
 	if e.File != "" {
 		n++
+	}
+	if e.File != "" && !b.kernelPath(f, path+".file", resolvePath(f, e.File)) {
 		data, err := os.ReadFile(resolvePath(f, e.File))
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))

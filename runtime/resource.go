@@ -154,6 +154,8 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 		res.root = resolvePath(f, src.Root)
 		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
 			b.errorf(f, path+".root", "root %q is not a directory", src.Root)
+		} else {
+			b.kernelPath(f, path+".root", res.root)
 		}
 		if lit, ok := constOf(res.file); ok && res.mimeType == "" {
 			res.mimeType = mime.TypeByExtension(filepath.Ext(lit))

@@ -55,7 +55,9 @@ type Source struct {
 	// are refused.
 	File string `yaml:"file,omitempty" mcpgen:"server"`
 	// Root is the directory files are confined to, relative to the config
-	// file. Defaults to the config file's directory.
+	// file. Defaults to the config file's directory. A root on /proc, /sys
+	// or another kernel filesystem, or holding one (such as /), is refused:
+	// the server's own environment could be read there.
 	Root string `yaml:"root,omitempty" mcpgen:"server"`
 	// Handler fetches the contents from a backend.
 	Handler *Handler `yaml:"handler,omitempty"`

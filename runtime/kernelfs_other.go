@@ -1,0 +1,7 @@
+//go:build !linux
+
+package runtime
+
+// kernelFS finds no kernel filesystem where there is no /proc to read the
+// server's environment from.
+func kernelFS(string) string { return "" }
