@@ -126,6 +126,7 @@ func (b *builder) server(f *load.File) {
 	if s.HTTP != nil {
 		b.httpConfig(f, s.HTTP)
 	}
+	b.srv.stdio = s.Stdio
 }
 
 // reporter records diagnostics about file f.

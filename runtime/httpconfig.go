@@ -44,3 +44,7 @@ func (b *builder) httpConfig(f *load.File, h *spec.HTTP) {
 		}
 	}
 }
+
+// Stdio returns the config's `server.stdio` section, nil when it has none.
+// Package transport reads its options from it.
+func (s *Server) Stdio() *spec.Stdio { return s.stdio }

@@ -32,9 +32,10 @@ type Server struct {
 	templates []*resource
 	closers   []io.Closer
 	redact    *redactor
-	mask      *masker    // credentials, hidden in results; nil for none
-	watch     *watchSet  // files watched for resource subscribers
-	http      *spec.HTTP // the config's server.http section, if any
+	mask      *masker     // credentials, hidden in results; nil for none
+	watch     *watchSet   // files watched for resource subscribers
+	http      *spec.HTTP  // the config's server.http section, if any
+	stdio     *spec.Stdio // the config's server.stdio section, if any
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any // opened shared backends, by name

@@ -39,6 +39,8 @@ type Server struct {
 	Instructions string `yaml:"instructions,omitempty"`
 	// HTTP configures serving over Streamable HTTP (`mcpgen serve --http`).
 	HTTP *HTTP `yaml:"http,omitempty" mcpgen:"server"`
+	// Stdio configures serving over stdio (`mcpgen serve` without --http).
+	Stdio *Stdio `yaml:"stdio,omitempty" mcpgen:"server"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

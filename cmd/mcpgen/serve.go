@@ -45,7 +45,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 			"An MCP client launches this command itself; see the README to connect one.\n"+
 			"Type JSON-RPC messages, one per line, or press Ctrl-D to stop.\n", srv.Describe())
 	}
-	if err := transport.ServeStdio(ctx, srv, std.in, std.out); err != nil {
+	if err := transport.ServeStdio(ctx, srv, std.in, std.out, transport.StdioConfig(srv)); err != nil {
 		logger.Error("serving stdio", "err", err)
 		return exitError
 	}
