@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -22,6 +23,7 @@ type tool struct {
 	in      *schema
 	out     *schema
 	handler handlers.Handler
+	backend string // what MaxCallsPerBackend counts against: the backend's name, or the kind
 	content []*block
 	steps   []*step
 	isError bool
@@ -142,6 +144,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	switch {
 	case t.Handler != nil:
 		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, stepsType(roots["steps"]))
+		tl.backend = cmp.Or(t.Handler.Backend, t.Handler.Kind)
 		roots["result"] = nil
 		if t.Error {
 			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")

@@ -104,6 +104,7 @@ func trimEOL(b []byte) []byte {
 type frameInfo struct {
 	array     bool   // the frame is a JSON array (a batch)
 	hasMethod bool   // the top-level object has a "method" key
+	method    []byte // raw token of the "method" value
 	id        []byte // raw token of the top-level "id" value; nil when absent
 }
 
@@ -160,6 +161,7 @@ func (fi *frameInfo) key(k, rest []byte) {
 	switch string(k) {
 	case "method":
 		fi.hasMethod = true
+		fi.method = valueToken(rest)
 	case "id":
 		fi.id = valueToken(rest)
 	}
