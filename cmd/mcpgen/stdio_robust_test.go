@@ -196,9 +196,9 @@ func TestStdioStopCancelsCalls(t *testing.T) {
 	}
 }
 
-// gone polls cond until it holds; a bound on a failed test, not a timing
+// eventually polls cond until it holds; a bound on a failed test, not a timing
 // assertion.
-func gone(t *testing.T, what string, cond func() bool) {
+func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(hangAfter)
 	for !cond() {

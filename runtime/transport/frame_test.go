@@ -186,16 +186,40 @@ func TestErrorReplyIsJSONRPC(t *testing.T) {
 // json.RawMessage per message too).
 func BenchmarkFrame(b *testing.B) {
 	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"query","arguments":{"sql":"select 1","limit":10}}}` + "\n")
-	r := bytes.NewReader(nil)
-	f := newFrameReader(r, DefaultMaxFrame)
+	f := newFrameReader(&repeat{line: line}, DefaultMaxFrame)
 	b.ReportAllocs()
 	for b.Loop() {
-		r.Reset(line)
-		f.r.Reset(r)
 		l, err := f.next()
 		if err != nil {
 			b.Fatal(err)
 		}
 		_ = scanFrame(l)
 	}
+}
+
+// BenchmarkFrameSDKReader is, for comparison in the same run, what the
+// go-sdk's own stdio reader did per message: one json.Decoder per
+// connection reading each value into a json.RawMessage.
+func BenchmarkFrameSDKReader(b *testing.B) {
+	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"query","arguments":{"sql":"select 1","limit":10}}}` + "\n")
+	dec := json.NewDecoder(&repeat{line: line})
+	b.ReportAllocs()
+	for b.Loop() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// repeat reads line over and over.
+type repeat struct {
+	line []byte
+	off  int
+}
+
+func (r *repeat) Read(p []byte) (int, error) {
+	n := copy(p, r.line[r.off:])
+	r.off = (r.off + n) % len(r.line)
+	return n, nil
 }

@@ -106,3 +106,29 @@ func benchCalls(b *testing.B, h http.Handler) {
 	}
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "req/s")
 }
+
+// BenchmarkHTTPLimits measures what the hardening costs a normal caller:
+// tools/call req/s with the default limits (body read and scanned before
+// the go-sdk, per-write deadlines, call caps, per-client session caps) and,
+// in the same run, with every limit off. Compare the req/s metrics:
+//
+//	go test -run '^$' -bench HTTPLimits -benchtime 5s ./runtime/transport
+func BenchmarkHTTPLimits(b *testing.B) {
+	off := transport.HTTPOptions{MaxSessionsPerClient: -1, MaxCalls: -1, MaxCallsPerBackend: -1,
+		ReadTimeout: -1, WriteTimeout: -1}
+	for _, stateless := range []bool{false, true} {
+		mode := map[bool]string{false: "stateful", true: "stateless"}[stateless]
+		for _, lim := range []struct {
+			name string
+			opts transport.HTTPOptions
+		}{{"limits", transport.HTTPOptions{}}, {"no-limits", off}} {
+			b.Run(lim.name+"/"+mode, func(b *testing.B) {
+				srv, _ := build(b, nil, benchConfig, nil)
+				lim.opts.Stateless = stateless
+				h := transport.NewHTTPHandler(srv, lim.opts)
+				defer h.Close()
+				benchCalls(b, h)
+			})
+		}
+	}
+}
