@@ -67,6 +67,20 @@ func checkID(msg jsonrpc.Message, fi frameInfo) (jsonrpc.Message, *frameError) {
 	return nil, ferr
 }
 
+// badID reports, from the bytes alone, a request id the go-sdk would take
+// wrongly: null (a notification to it), a fraction or an integer beyond
+// float64 precision (it truncates them).
+func badID(fi frameInfo) bool {
+	if fi.id == nil || !fi.hasMethod || fi.id[0] == '"' || fi.id[0] == '{' || fi.id[0] == '[' {
+		return false
+	}
+	if fi.id[0] == 'n' {
+		return true
+	}
+	_, ok := exactInt(fi.id)
+	return !ok && scalarID(fi.id) != nil
+}
+
 func messageID(msg jsonrpc.Message) jsonrpc.ID {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:

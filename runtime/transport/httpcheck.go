@@ -105,10 +105,15 @@ func refuseMethod(w http.ResponseWriter, fi frameInfo) {
 	}
 	var name string
 	_ = json.Unmarshal(fi.method, &name)
-	reply := errorReply{Version: "2.0", ID: id, Error: jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-		Message: fmt.Sprintf("method not found: %q", name)}}
+	writeReply(w, http.StatusOK, errorReply{Version: "2.0", ID: id, Error: jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+		Message: fmt.Sprintf("method not found: %q", name)}})
+}
+
+// writeReply answers a request with one JSON-RPC error.
+func writeReply(w http.ResponseWriter, status int, reply errorReply) {
 	b, _ := json.Marshal(reply)
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }
 

@@ -151,6 +151,16 @@ func TestHTTPProtocolErrors(t *testing.T) {
 	if id, code := errorOf(t, resp); id != `"u"` || code != -32601 {
 		t.Errorf("unknown method: id %s, code %d; want \"u\", -32601", id, code)
 	}
+	for _, tt := range []struct{ body, id string }{
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, "1.5"},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, "null"},
+		{`{"jsonrpc":"2.0","id":123456789012345678901,"method":"ping"}`, "123456789012345678901"},
+	} {
+		resp = rawRequest{body: tt.body, session: true}.do(t, testCtx(t), base, session)
+		if id, code := errorOf(t, resp); id != tt.id || code != -32600 || resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s: status %d, id %s, code %d; want 400, %s, -32600", tt.body, resp.StatusCode, id, code, tt.id)
+		}
+	}
 	resp = rawRequest{body: `{"jsonrpc":"2.0","method":"notifications/no/such"}`, session: true}.do(t, testCtx(t), base, session)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {

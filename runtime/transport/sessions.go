@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -31,6 +32,11 @@ func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 			defer body.free()
 			if fi = scanFrame(body.buf.Bytes()); !knownMethod(fi) {
 				refuseMethod(w, fi)
+				return
+			}
+			if badID(fi) {
+				writeReply(w, http.StatusBadRequest, errorReply{Version: "2.0", ID: scalarID(fi.id),
+					Error: jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msgBadID}})
 				return
 			}
 		}
