@@ -196,7 +196,7 @@ func valueToken(b []byte) []byte {
 		return nil
 	}
 	end := bytes.IndexAny(b, ",} \t\r\n")
-	if end < 0 {
+	if end <= 0 { // no terminator, or no value before it
 		return nil
 	}
 	return b[:end]

@@ -29,6 +29,7 @@ func TestScanFrame(t *testing.T) {
 		{`{"id":{"a":1},"method":"a"}`, "{", true, false},
 		{`[{"id":1,"method":"a"}]`, "", false, true},
 		{`{"id":12,"method":"a"`, "12", true, false},
+		{`{"id":,"method":"a"}`, "", true, false},
 		{`not json`, "", false, false},
 		{``, "", false, false},
 	} {

@@ -44,7 +44,7 @@ func decodeFrame(line []byte) (jsonrpc.Message, *frameError) {
 // integer beyond float64 precision (it would truncate them), and null on a
 // request (it would take it for a notification).
 func checkID(msg jsonrpc.Message, fi frameInfo) (jsonrpc.Message, *frameError) {
-	if fi.id == nil {
+	if len(fi.id) == 0 {
 		return msg, nil
 	}
 	switch fi.id[0] {
@@ -71,7 +71,7 @@ func checkID(msg jsonrpc.Message, fi frameInfo) (jsonrpc.Message, *frameError) {
 // wrongly: null (a notification to it), a fraction or an integer beyond
 // float64 precision (it truncates them).
 func badID(fi frameInfo) bool {
-	if fi.id == nil || !fi.hasMethod || fi.id[0] == '"' || fi.id[0] == '{' || fi.id[0] == '[' {
+	if len(fi.id) == 0 || !fi.hasMethod || fi.id[0] == '"' || fi.id[0] == '{' || fi.id[0] == '[' {
 		return false
 	}
 	if fi.id[0] == 'n' {
