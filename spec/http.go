@@ -37,4 +37,11 @@ type HTTP struct {
 	// ShutdownTimeout is how long calls in flight may run after SIGTERM or
 	// SIGINT before they are canceled. Defaults to 10s.
 	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty"`
+	// Auth requires every request to /mcp to be authenticated, with OAuth
+	// access tokens or API keys. Without it anyone who reaches the port can
+	// call every tool: `mcpgen serve` warns when such a server listens on
+	// anything but loopback.
+	Auth *Auth `yaml:"auth,omitempty"`
+	// TLS serves HTTPS with the given certificate and key.
+	TLS *TLS `yaml:"tls,omitempty"`
 }

@@ -8,6 +8,7 @@ package transport
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -62,6 +63,10 @@ type HTTPOptions struct {
 	// ResumeWindow is how long a call keeps running after its client dropped
 	// the stream, waiting for a resumption; negative: cancel at once.
 	ResumeWindow time.Duration
+	// TLSCertFile and TLSKeyFile, when both set, make ListenAndServe serve
+	// HTTPS with this PEM certificate chain and key. The files are read
+	// again when they change.
+	TLSCertFile, TLSKeyFile string
 	// OnListen, if set, is called with the bound address once ListenAndServe
 	// listens (useful with port 0).
 	OnListen func(net.Addr)
@@ -78,6 +83,9 @@ func HTTPConfig(srv *runtime.Server) (addr string, opts HTTPOptions) {
 	opts = HTTPOptions{AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins, Stateless: h.Stateless,
 		SessionTimeout: time.Duration(h.SessionTimeout), MaxSessions: h.MaxSessions, MaxBody: int64(h.MaxBody),
 		ShutdownTimeout: time.Duration(h.ShutdownTimeout)}
+	if t := srv.TLS(); t != nil {
+		opts.TLSCertFile, opts.TLSKeyFile = t.CertFile, t.KeyFile
+	}
 	addr = h.Addr
 	if addr == "" {
 		addr = DefaultHTTPAddr
@@ -137,8 +145,17 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	h.mux.Handle(MCPPath, h.sessions(h.calls.track(streamable)))
-	if !opts.Stateless { // the legacy transport has sessions by design
+	var endpoint http.Handler = h.calls.track(streamable)
+	if g := s.Auth(); g != nil {
+		endpoint = g.Middleware(endpoint, s.NeedScopes)
+		for _, p := range g.MetadataPaths(MCPPath) {
+			h.mux.Handle(p, g.MetadataHandler())
+		}
+	}
+	h.mux.Handle(MCPPath, h.sessions(endpoint))
+	// The legacy transport has sessions by design, and cannot carry a
+	// caller to the handlers: it is not served with auth.
+	if !opts.Stateless && s.Auth() == nil {
 		h.mux.Handle(SSEPath, h.legacy(sse))
 	}
 	h.mux.HandleFunc(HealthzPath, func(w http.ResponseWriter, _ *http.Request) {
@@ -211,6 +228,13 @@ func (h *HTTPHandler) Close() {
 // calls in flight finish for up to opts.ShutdownTimeout, cancels the rest,
 // and returns nil.
 func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HTTPOptions) error {
+	var tlsConf *tls.Config
+	if opts.TLSCertFile != "" || opts.TLSKeyFile != "" {
+		var err error
+		if tlsConf, err = serverTLS(opts.TLSCertFile, opts.TLSKeyFile); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
@@ -220,10 +244,16 @@ func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HT
 	if opts.OnListen != nil {
 		opts.OnListen(ln.Addr())
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, TLSConfig: tlsConf,
 		ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if tlsConf != nil {
+			errc <- hs.ServeTLS(ln, "", "")
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-errc:
 		h.Close()
