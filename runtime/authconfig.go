@@ -36,7 +36,7 @@ func (b *builder) authConfig(f *load.File, h *spec.HTTP) {
 	b.scopeList(f, p+".required_scopes", a.RequiredScopes)
 	if a.OAuth != nil {
 		b.oauthConfig(f, a)
-	} else if a.Resource != "" {
+	} else if f.Checkable(p + ".resource") {
 		b.absURL(f, p+".resource", a.Resource)
 	}
 	b.apiKeys(f, a.APIKeys)
@@ -51,20 +51,15 @@ func (b *builder) authConfig(f *load.File, h *spec.HTTP) {
 
 func (b *builder) oauthConfig(f *load.File, a *spec.Auth) {
 	o, p := a.OAuth, "server.http.auth.oauth"
-	if a.Resource == "" {
+	if !f.Given("server.http.auth.resource") {
 		b.diag(f, load.Error, "server.http.auth", "oauth needs `resource`, this server's URL as clients reach it",
 			"e.g. resource: https://mcp.example.com/mcp")
-	} else {
-		b.absURL(f, "server.http.auth.resource", a.Resource)
 	}
-	if f.Given(p + ".issuer") {
-		b.absURL(f, p+".issuer", o.Issuer)
-	}
-	if o.Audience != "" {
-		b.absURL(f, p+".audience", o.Audience)
-	}
-	if o.JWKSURL != "" {
-		b.absURL(f, p+".jwks_url", o.JWKSURL)
+	for _, u := range []struct{ path, v string }{{"server.http.auth.resource", a.Resource}, {p + ".issuer", o.Issuer},
+		{p + ".audience", o.Audience}, {p + ".jwks_url", o.JWKSURL}} {
+		if f.Checkable(u.path) {
+			b.absURL(f, u.path, u.v)
+		}
 	}
 	for i, alg := range o.Algorithms {
 		if !slices.Contains(auth.PublicKeyAlgorithms, alg) {
@@ -78,7 +73,7 @@ func (b *builder) oauthConfig(f *load.File, a *spec.Auth) {
 	if o.JWKSRefreshLimit < 0 {
 		b.errorf(f, p+".jwks_refresh_limit", "jwks_refresh_limit cannot be negative")
 	}
-	if in := o.Introspection; in != nil && f.Given(p+".introspection.url") {
+	if in := o.Introspection; in != nil && f.Checkable(p+".introspection.url") {
 		b.absURL(f, p+".introspection.url", in.URL)
 	}
 }
@@ -97,7 +92,7 @@ func (b *builder) apiKeys(f *load.File, keys []*spec.APIKey) {
 		}
 		names[k.Name] = true
 		switch {
-		case k.Key == "" && !f.Given(p+".key"):
+		case !f.Checkable(p + ".key"):
 		case len(k.Key) < minAPIKey:
 			b.diag(f, load.Error, p+".key", fmt.Sprintf("an API key needs at least %d characters", minAPIKey),
 				"generate one, e.g. openssl rand -hex 32, and pass it from the environment: key: ${MY_API_KEY}")

@@ -41,8 +41,9 @@ func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
 			return
 		}
 		if r.Method == http.MethodPost && g.stepUp {
-			if lacking := g.lacking(r, c, need); lacking != nil {
-				g.logger.Info("call", "subject", c.Subject, "outcome", "denied", "needs", strings.Join(lacking, " "))
+			if lacking, items := g.lacking(r, c, need); lacking != nil {
+				g.logger.Info("call", "subject", c.Subject, "item", strings.Join(items, " "), "outcome", "denied",
+					"needs", strings.Join(lacking, " "))
 				g.challenge(w, http.StatusForbidden, "insufficient_scope", lacking, "this request needs more scopes")
 				return
 			}
@@ -105,19 +106,21 @@ func (g *Guard) challenge(w http.ResponseWriter, status int, code string, scopes
 }
 
 // lacking returns every scope the MCP requests in r's body need, required
-// ones included, when c lacks any of them; nil when c has them all.
-func (g *Guard) lacking(r *http.Request, c *Caller, need NeedFunc) []string {
+// ones included, and the items they act on, when c lacks any of those
+// scopes; nil when c has them all.
+func (g *Guard) lacking(r *http.Request, c *Caller, need NeedFunc) (scopes, items []string) {
 	if need == nil {
-		return nil
+		return nil, nil
 	}
 	var all []string
 	for _, call := range peekCalls(r) {
 		all = append(all, need(call.method, call.name)...)
+		items = append(items, call.method+" "+call.name)
 	}
 	if len(all) == 0 || c.HasScopes(all) {
-		return nil
+		return nil, nil
 	}
 	all = append(slices.Clone(g.required), all...)
 	slices.Sort(all)
-	return slices.Compact(all)
+	return slices.Compact(all), items
 }

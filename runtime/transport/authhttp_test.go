@@ -189,7 +189,7 @@ func TestAuthRefusesWithAChallenge(t *testing.T) {
 		t.Error("reader read docs://admin")
 	}
 	logs := a.logs.String()
-	if !strings.Contains(logs, "subject=alice outcome=denied") || strings.Contains(logs, "hunter2") {
+	if !strings.Contains(logs, `subject=alice item="tools/call purge" outcome=denied needs="admin tools:read"`) || strings.Contains(logs, "hunter2") {
 		t.Errorf("audit log:\n%s", logs)
 	}
 }
