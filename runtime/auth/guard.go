@@ -106,7 +106,7 @@ func (g *Guard) oauth(ctx context.Context, cfg *spec.Auth, client *http.Client) 
 	g.jwt = newJWTVerifier(keys, o.Issuer, audiences, algs, leeway, claim)
 	if in := o.Introspection; in != nil {
 		g.intro = &introspector{url: in.URL, clientID: in.ClientID, secret: in.ClientSecret, issuer: o.Issuer,
-			audiences: audiences, scopesClaim: claim, client: client, cache: map[[32]byte]introspected{},
+			audiences: audiences, scopesClaim: claim, client: client, cache: newTokenCache(),
 			maxAge: cmp.Or(time.Duration(in.Cache), DefaultIntrospectionAge)}
 	}
 }

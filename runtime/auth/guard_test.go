@@ -25,7 +25,9 @@ const (
 )
 
 // newGuard returns a guard trusting is, with one API key.
-func newGuard(t *testing.T, is *authtest.Issuer) *auth.Guard {
+func newGuard(t *testing.T, is *authtest.Issuer) *auth.Guard { return newGuardB(t, is) }
+
+func newGuardB(t testing.TB, is *authtest.Issuer) *auth.Guard {
 	t.Helper()
 	g, err := auth.New(&spec.Auth{Resource: resource,
 		OAuth:   &spec.OAuth{Issuer: is.Name, JWKSURL: is.JWKSURL, Algorithms: []string{"ES256"}},
@@ -154,13 +156,21 @@ func TestGuardInsufficientScopeNamesEveryScope(t *testing.T) {
 	}
 	defer g.Close()
 	tok := is.Sign(t, "k1", is.Claims(resource, "tools:read"))
-	batch := "[" + callBody("admin_tool") + "," + strings.Replace(callBody("write_tool"), `"id":1`, `"id":2`, 1) + "]"
 	needMore := func(method, name string) []string {
 		return map[string][]string{"admin_tool": {"admin"}, "write_tool": {"tools:write"}}[name]
 	}
-	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(batch))
+	escaped := strings.Replace(callBody("admin_tool"), "tools/call", `tools\/call`, 1)
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(escaped))
 	r.Header.Set("Authorization", "Bearer "+tok)
 	w := httptest.NewRecorder()
+	g.Middleware(&served{}, needMore).ServeHTTP(w, r)
+	if w.Code != 403 {
+		t.Errorf("tools\\/call (an escaped slash): %d, want 403", w.Code)
+	}
+	batch := "[" + callBody("admin_tool") + "," + strings.Replace(callBody("write_tool"), `"id":1`, `"id":2`, 1) + "]"
+	r = httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(batch))
+	r.Header.Set("Authorization", "Bearer "+tok)
+	w = httptest.NewRecorder()
 	next := &served{}
 	g.Middleware(next, needMore).ServeHTTP(w, r)
 	if w.Code != 403 || next.calls != 0 {
@@ -261,4 +271,27 @@ func tamper(t *testing.T, tok, scope string) string {
 	claims["scope"] = scope
 	parts[1] = base64.RawURLEncoding.EncodeToString(authtest.JSON(t, claims))
 	return strings.Join(parts, ".")
+}
+
+// TestGuardKeysUnreachable: when the keys cannot be fetched the answer is
+// 503 (retry later), not 401, which would send clients through
+// authorization again for nothing.
+func TestGuardKeysUnreachable(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	dead := httptest.NewServer(http.NotFoundHandler())
+	dead.Close()
+	g, err := auth.New(&spec.Auth{Resource: resource, OAuth: &spec.OAuth{Issuer: is.Name, JWKSURL: dead.URL + "/jwks"}}, auth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(callBody("read_tool")))
+	r.Header.Set("Authorization", "Bearer "+is.Sign(t, "k1", is.Claims(resource, "tools:read")))
+	w := httptest.NewRecorder()
+	next := &served{}
+	g.Middleware(next, need).ServeHTTP(w, r)
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || next.calls != 0 {
+		t.Errorf("status %d, Retry-After %q, handler ran %d times; want 503, a Retry-After, never",
+			w.Code, w.Header().Get("Retry-After"), next.calls)
+	}
 }

@@ -50,17 +50,22 @@ func BearerCredential(h http.Header) (string, error) {
 	return cred, nil
 }
 
+// b64TokenChar marks the characters of a b64token before its padding.
+var b64TokenChar = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", byte(c)) >= 0
+	}
+	return t
+}()
+
 // isB64Token reports whether s is a non-empty RFC 6750 b64token.
 func isB64Token(s string) bool {
 	if s == "" || len(s) > MaxCredential {
 		return false
 	}
 	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
-			break
-		}
+	for i < len(s) && b64TokenChar[s[i]] {
+		i++
 	}
 	if i == 0 {
 		return false

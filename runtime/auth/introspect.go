@@ -2,22 +2,19 @@ package auth
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 )
 
-// Limits of the introspection cache.
+// Limits of introspection.
 const (
-	introspectionCacheMax = 10000
-	inactiveCacheFor      = 10 * time.Second // a refused token is asked about again after this
-	maxIntrospectionBody  = 1 << 20
+	inactiveCacheFor     = 10 * time.Second // a refused token is asked about again after this
+	maxIntrospectionBody = 1 << 20
 )
 
 // introspector checks opaque tokens with an RFC 7662 endpoint and caches
@@ -31,82 +28,57 @@ type introspector struct {
 	maxAge                time.Duration
 	client                *http.Client
 
-	mu    sync.Mutex
-	cache map[[32]byte]introspected
-}
-
-type introspected struct {
-	caller *Caller // nil: inactive
-	exp    time.Time
-	until  time.Time
+	cache *tokenCache
 }
 
 func (v *introspector) verify(ctx context.Context, raw string) (*Caller, time.Time, error) {
-	key := sha256.Sum256([]byte(raw))
+	key := cacheKey(raw)
 	now := time.Now()
-	v.mu.Lock()
-	e, ok := v.cache[key]
-	v.mu.Unlock()
-	if !ok || now.After(e.until) {
+	e, ok := v.cache.get(key, now)
+	if !ok {
 		var err error
 		if e, err = v.ask(ctx, raw, now); err != nil {
 			return nil, time.Time{}, err
 		}
-		v.store(key, e, now)
+		v.cache.put(key, e, now)
 	}
 	if e.caller == nil {
 		return nil, time.Time{}, fmt.Errorf("%w: the token is not active", ErrInvalidToken)
 	}
-	return NewCaller(*e.caller, raw), e.exp, nil
-}
-
-func (v *introspector) store(key [32]byte, e introspected, now time.Time) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if len(v.cache) >= introspectionCacheMax {
-		for k, old := range v.cache {
-			if now.After(old.until) {
-				delete(v.cache, k)
-			}
-		}
-		if len(v.cache) >= introspectionCacheMax {
-			clear(v.cache)
-		}
-	}
-	v.cache[key] = e
+	return e.caller, e.exp, nil
 }
 
 // ask posts the token to the endpoint and judges the answer.
-func (v *introspector) ask(ctx context.Context, raw string, now time.Time) (introspected, error) {
+func (v *introspector) ask(ctx context.Context, raw string, now time.Time) (verdict, error) {
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
 	form := url.Values{"token": {raw}, "token_type_hint": {"access_token"}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, v.url, strings.NewReader(form.Encode()))
 	if err != nil {
-		return introspected{}, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
+		return verdict{}, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	req.SetBasicAuth(url.QueryEscape(v.clientID), url.QueryEscape(v.secret))
 	resp, err := v.client.Do(req)
 	if err != nil {
-		return introspected{}, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
+		return verdict{}, fmt.Errorf("%w: introspection: %v", ErrUnavailable, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return introspected{}, fmt.Errorf("%w: introspection answered %s", ErrUnavailable, resp.Status)
+		return verdict{}, fmt.Errorf("%w: introspection answered %s", ErrUnavailable, resp.Status)
 	}
 	var claims map[string]any
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxIntrospectionBody)).Decode(&claims); err != nil {
-		return introspected{}, fmt.Errorf("%w: introspection answer: %v", ErrUnavailable, err)
+		return verdict{}, fmt.Errorf("%w: introspection answer: %v", ErrUnavailable, err)
 	}
-	return v.judge(claims, now), nil
+	return v.judge(claims, raw, now), nil
 }
 
 // judge turns an introspection answer into a cache entry: active, issued
 // by the issuer, for this server's audience, not expired, with a subject.
-func (v *introspector) judge(claims map[string]any, now time.Time) introspected {
-	inactive := introspected{until: now.Add(min(v.maxAge, inactiveCacheFor))}
+func (v *introspector) judge(claims map[string]any, raw string, now time.Time) verdict {
+	inactive := verdict{until: now.Add(min(v.maxAge, inactiveCacheFor))}
 	if active, _ := claims["active"].(bool); !active {
 		return inactive
 	}
@@ -129,8 +101,8 @@ func (v *introspector) judge(claims map[string]any, now time.Time) introspected 
 	if sub == "" {
 		return inactive
 	}
-	c := &Caller{Subject: sub, ClientID: cid, Scopes: scopesOf(claims[v.scopesClaim]), Claims: claims}
-	return introspected{caller: c, exp: exp, until: minTime(exp, now.Add(v.maxAge))}
+	c := NewCaller(Caller{Subject: sub, ClientID: cid, Scopes: scopesOf(claims[v.scopesClaim]), Claims: claims}, raw)
+	return verdict{caller: c, exp: exp, until: minTime(exp, now.Add(v.maxAge))}
 }
 
 // audienceMatches reports whether an `aud` value (a string or an array)

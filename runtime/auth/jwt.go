@@ -22,15 +22,35 @@ type jwtVerifier struct {
 	keys        *keySource
 	scopesClaim string
 	leeway      time.Duration
+	cache       *tokenCache // verified tokens
 }
+
+// jwtCacheFor bounds how long a verified token is reused without checking
+// its signature again: no longer than the key set is trusted between two
+// refreshes.
+const jwtCacheFor = 5 * time.Minute
 
 func newJWTVerifier(keys *keySource, issuer string, audiences, algs []string, leeway time.Duration, scopesClaim string) *jwtVerifier {
 	p := jwt.NewParser(jwt.WithValidMethods(algs), jwt.WithIssuer(issuer), jwt.WithAudience(audiences...),
 		jwt.WithExpirationRequired(), jwt.WithLeeway(leeway))
-	return &jwtVerifier{parser: p, keys: keys, scopesClaim: scopesClaim, leeway: leeway}
+	return &jwtVerifier{parser: p, keys: keys, scopesClaim: scopesClaim, leeway: leeway, cache: newTokenCache()}
 }
 
+// verify checks a token, or finds it checked already: the same bytes,
+// verified less than jwtCacheFor ago and not expired since.
 func (v *jwtVerifier) verify(ctx context.Context, raw string) (*Caller, time.Time, error) {
+	key, now := cacheKey(raw), time.Now()
+	if e, ok := v.cache.get(key, now); ok {
+		return e.caller, e.exp, nil
+	}
+	c, exp, err := v.check(ctx, raw)
+	if err == nil {
+		v.cache.put(key, verdict{caller: c, exp: exp, until: minTime(exp.Add(v.leeway), now.Add(jwtCacheFor))}, now)
+	}
+	return c, exp, err
+}
+
+func (v *jwtVerifier) check(ctx context.Context, raw string) (*Caller, time.Time, error) {
 	claims := jwt.MapClaims{}
 	if _, err := v.parser.ParseWithClaims(raw, claims, v.keys.keyfunc(ctx)); err != nil {
 		if errors.Is(err, ErrUnavailable) {

@@ -19,6 +19,15 @@ type rpcRequest struct {
 	} `json:"params"`
 }
 
+// namesItems reports whether a body may hold a request for a named item:
+// a cheap test that spares decoding the bodies of all other requests. A
+// body with an escape sequence is always decoded: "tools\/call" is
+// tools/call too.
+func namesItems(body []byte) bool {
+	return bytes.IndexByte(body, '\\') >= 0 || bytes.Contains(body, []byte("tools/call")) ||
+		bytes.Contains(body, []byte("prompts/get")) || bytes.Contains(body, []byte("resources/read"))
+}
+
 // peekCalls reads the JSON-RPC request (or batch) in r's body, puts the
 // body back for the next handler, and returns the requests that act on a
 // named item: tools/call, prompts/get and resources/read. A body that does
@@ -31,6 +40,9 @@ func peekCalls(r *http.Request) []call {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	if err != nil {
 		return nil
+	}
+	if !namesItems(body) {
+		return nil // initialize, notifications, lists: nothing to decode
 	}
 	body = bytes.TrimLeft(body, " \t\r\n")
 	var reqs []rpcRequest

@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"log/slog"
@@ -104,13 +105,17 @@ func serveAuth(t *testing.T, mode string, opts transport.HTTPOptions) *authServe
 	return &authServer{url: ts.URL, is: is, probe: p, logs: logs}
 }
 
-// bearer adds an Authorization header to every request.
-type bearer struct{ token string }
+// bearer adds an Authorization header to every request it sends through
+// next (the default transport when nil).
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
 
 func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
+	return cmp.Or(b.next, http.DefaultTransport).RoundTrip(r)
 }
 
 func (a *authServer) token(t *testing.T, scope string) string {
@@ -120,7 +125,7 @@ func (a *authServer) token(t *testing.T, scope string) string {
 func (a *authServer) connect(t *testing.T, token string) (*mcp.ClientSession, error) {
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	cs, err := c.Connect(testCtx(t), &mcp.StreamableClientTransport{Endpoint: a.url + transport.MCPPath,
-		HTTPClient: &http.Client{Transport: bearer{token}}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		HTTPClient: &http.Client{Transport: bearer{token: token}}}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err == nil {
 		t.Cleanup(func() { cs.Close() })
 	}
