@@ -8,12 +8,16 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/internal/authtest"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -168,4 +172,31 @@ func getJSON(t *testing.T, url string, v any) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// TestReadmeSecureRemoteConfig builds the config the README shows in its
+// "Secure remote serving" section.
+func TestReadmeSecureRemoteConfig(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "## Secure remote serving")
+	_, block, ok2 := strings.Cut(section, "```yaml\n")
+	block, _, ok3 := strings.Cut(block, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("no YAML block in the README's Secure remote serving section")
+	}
+	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
+	if err := os.WriteFile(path, []byte(block), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"OAUTH_ISSUER": "https://idp.example.com", "OAUTH_AUDIENCE": "https://mcp.example.com/mcp",
+		"OAUTH_JWKS_URL": "https://idp.example.com/jwks", "CI_API_KEY": "0123456789abcdef0123"}
+	srv, ds := runtime.Compile([]string{path}, load.Options{LookupEnv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }},
+		runtime.BuildOptions{Registry: builtin.Registry()})
+	if srv == nil || len(ds) > 0 {
+		t.Fatalf("the README's config:\n%v", ds)
+	}
+	srv.Close()
 }
