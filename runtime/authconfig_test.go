@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 func TestAuthConfigDiagnostics(t *testing.T) {
@@ -71,4 +74,25 @@ server: {http: {addr: '0.0.0.0:8080', auth: {api_keys: [{name: k, key: 012345678
 func TestTLSConfigDiagnostics(t *testing.T) {
 	_, ds := compileText(t, "version: 1\nserver: {http: {tls: {cert_file: missing.pem, key_file: missing.key}}}\n", nil)
 	wantDiag(t, ds, "server.http.tls:", "cannot load the certificate")
+}
+
+// TestAuthSkipEnv: validate --skip-env on a machine without the secrets
+// reports nothing about the auth settings the variables would fill.
+func TestAuthSkipEnv(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"mcpgen.yaml": `version: 1
+server:
+  http:
+    auth:
+      resource: ${AUD}
+      oauth: {issuer: "${ISS}", jwks_url: "${JWKS}", introspection: {url: "${INTRO}", client_id: "${ID}", client_secret: "${SECRET}"}}
+      api_keys: [{name: ci, key: "${KEY}"}]
+`})
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(nil), SkipEnv: true},
+		BuildOptions{})
+	if srv == nil || len(ds) > 0 {
+		t.Errorf("diagnostics with unset variables skipped:\n%v", ds)
+	}
+	if srv != nil {
+		srv.Close()
+	}
 }

@@ -175,6 +175,13 @@ func TestAuthListsOnlyWhatTheCallerMayUse(t *testing.T) {
 			t.Errorf("%s sees %q, want %q", tt.who, got, tt.want)
 		}
 	}
+	// A wrong key is refused without the key reaching the log.
+	if _, err := a.connect(t, "ci-key-0123456789abcdeX"); err == nil {
+		t.Error("a key differing in one byte connected")
+	}
+	if logs := a.logs.String(); strings.Contains(logs, "ci-key-0123456789abcde") || !strings.Contains(logs, "authentication failed") {
+		t.Errorf("log:\n%s", logs)
+	}
 }
 
 func TestAuthRefusesWithAChallenge(t *testing.T) {
