@@ -17,6 +17,7 @@ type prompt struct {
 	roles      []mcp.Role
 	messages   []*block
 	completers map[string]handlers.Handler // by argument, from complete_from
+	scopes     []string                    // a caller needs them all, over authenticated HTTP
 }
 
 func (b *builder) prompts(f *load.File) {
@@ -27,7 +28,8 @@ func (b *builder) prompts(f *load.File) {
 func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
 	b.named(f, path, "prompt", p.Name)
-	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
+	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments, scopes: p.Scopes}
+	b.scopeList(f, path+".scopes", p.Scopes)
 	var names []string
 	for i, a := range p.Arguments {
 		if a == nil {

@@ -32,6 +32,7 @@ type resource struct {
 	complete map[string][]string
 	// completers list completion values of template variables (complete_from).
 	completers map[string]handlers.Handler
+	scopes     []string // a caller needs them all, over authenticated HTTP
 	contents
 	file    *templates.Template // path inside root
 	root    string
@@ -55,7 +56,8 @@ func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resourc
 		b.unique(f, "resource", r.URI, path+".uri")
 	}
 	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType}}
+		Description: r.Description, MIMEType: r.MimeType}, scopes: r.Scopes}
+	b.scopeList(f, path+".scopes", r.Scopes)
 	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
 	res.def.MIMEType = res.mimeType
 	if b.ds.Errors() > before {
@@ -75,7 +77,9 @@ func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTe
 	}
 	b.unique(f, "resource template", r.URITemplate, path+".uri_template")
 	res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
+		Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete,
+		scopes: r.Scopes}
+	b.scopeList(f, path+".scopes", r.Scopes)
 	for v := range r.Complete {
 		if !slices.Contains(res.vars, v) {
 			b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")

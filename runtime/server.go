@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,6 +37,8 @@ type Server struct {
 	watch     *watchSet   // files watched for resource subscribers
 	http      *spec.HTTP  // the config's server.http section, if any
 	stdio     *spec.Stdio // the config's server.stdio section, if any
+	auth      *auth.Guard // authenticates HTTP requests; nil for none
+	tls       *spec.TLS   // certificate files, resolved; nil for plain HTTP
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any // opened shared backends, by name
@@ -123,6 +126,7 @@ func (s *Server) MCP() *mcp.Server {
 	if len(s.tools) > 0 {
 		srv.AddReceivingMiddleware(s.toolsMiddleware)
 	}
+	srv.AddReceivingMiddleware(s.callerMiddleware) // outside the others: they see the caller
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return s.getPrompt(ctx, p, req.Params.Arguments)

@@ -28,6 +28,7 @@ type tool struct {
 	steps   []*step
 	isError bool
 	fill    []argFill // top-level arguments with a default or of type number
+	scopes  []string  // a caller needs them all, over authenticated HTTP
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -132,7 +133,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
 	}
-	tl := &tool{in: in, isError: t.Error, fill: argFills(in)}
+	tl := &tool{in: in, isError: t.Error, fill: argFills(in), scopes: t.Scopes}
+	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
 		if t.Handler == nil {

@@ -70,4 +70,11 @@ type HTTP struct {
 	// IdleTimeout closes a kept-alive connection with no request for this
 	// long. Defaults to 2m.
 	IdleTimeout Duration `yaml:"idle_timeout,omitempty"`
+	// Auth requires every request to /mcp to be authenticated, with OAuth
+	// access tokens or API keys. Without it anyone who reaches the port can
+	// call every tool: `mcpgen serve` warns when such a server listens on
+	// anything but loopback.
+	Auth *Auth `yaml:"auth,omitempty"`
+	// TLS serves HTTPS with the given certificate and key.
+	TLS *TLS `yaml:"tls,omitempty"`
 }

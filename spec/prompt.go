@@ -13,6 +13,10 @@ type Prompt struct {
 	Arguments []*PromptArg `yaml:"arguments,omitempty"`
 	// Messages the prompt expands to, in order.
 	Messages []*Message `yaml:"messages" jsonschema:"required"`
+	// Scopes a caller must have been granted to see and get this prompt over
+	// authenticated HTTP (`server.http.auth`); a caller without them does not
+	// find it in list results, and is refused if it asks anyway.
+	Scopes []string `yaml:"scopes,omitempty"`
 }
 
 // PromptArg is one argument of a prompt.

@@ -13,6 +13,10 @@ type Resource struct {
 	// MimeType of the contents. Guessed from the file name for `file`;
 	// text/plain for `text`.
 	MimeType string `yaml:"mime_type,omitempty"`
+	// Scopes a caller must have been granted to see and read this resource
+	// over authenticated HTTP (`server.http.auth`); a caller without them
+	// does not find it in list results, and is refused if it asks anyway.
+	Scopes []string `yaml:"scopes,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
@@ -39,6 +43,11 @@ type ResourceTemplate struct {
 	// `args.context`, the other variables already given. Values are
 	// filtered by prefix; at most 100 are sent.
 	CompleteFrom map[string]*Handler `yaml:"complete_from,omitempty"`
+	// Scopes a caller must have been granted to see and read the template
+	// and its resources over authenticated HTTP (`server.http.auth`); a
+	// caller without them does not find it in list results, and is refused
+	// if it asks anyway.
+	Scopes []string `yaml:"scopes,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }

@@ -41,6 +41,10 @@ type Tool struct {
 	// Error makes a tool without a handler return its content as an error
 	// result (isError: true).
 	Error bool `yaml:"error,omitempty"`
+	// Scopes a caller must have been granted to see and call the tool over
+	// authenticated HTTP (`server.http.auth`). A caller without them does not
+	// find the tool in tools/list, and calling it anyway is refused.
+	Scopes []string `yaml:"scopes,omitempty"`
 }
 
 // Arg is one tool argument in the concise form.

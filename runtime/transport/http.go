@@ -8,6 +8,7 @@ package transport
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -94,6 +95,10 @@ type HTTPOptions struct {
 	// IdleTimeout closes idle kept-alive connections (ListenAndServe only);
 	// negative: never.
 	IdleTimeout time.Duration
+	// TLSCertFile and TLSKeyFile, when both set, make ListenAndServe serve
+	// HTTPS with this PEM certificate chain and key. The files are read
+	// again when they change.
+	TLSCertFile, TLSKeyFile string
 	// OnListen, if set, is called with the bound address once ListenAndServe
 	// listens (useful with port 0).
 	OnListen func(net.Addr)
@@ -113,6 +118,9 @@ func HTTPConfig(srv *runtime.Server) (addr string, opts HTTPOptions) {
 		MaxCalls: h.MaxCalls, MaxCallsPerBackend: h.MaxCallsPerBackend, MaxConnections: h.MaxConnections,
 		ReadHeaderTimeout: time.Duration(h.ReadHeaderTimeout), ReadTimeout: time.Duration(h.ReadTimeout),
 		WriteTimeout: time.Duration(h.WriteTimeout), IdleTimeout: time.Duration(h.IdleTimeout)}
+	if t := srv.TLS(); t != nil {
+		opts.TLSCertFile, opts.TLSKeyFile = t.CertFile, t.KeyFile
+	}
 	addr = h.Addr
 	if addr == "" {
 		addr = DefaultHTTPAddr
@@ -194,8 +202,17 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	h.mux.Handle(MCPPath, h.sessions(h.calls.track(streamable)))
-	if !opts.Stateless { // the legacy transport has sessions by design
+	var endpoint http.Handler = h.calls.track(streamable)
+	if g := s.Auth(); g != nil {
+		endpoint = g.Middleware(endpoint, s.NeedScopes)
+		for _, p := range g.MetadataPaths(MCPPath) {
+			h.mux.Handle(p, g.MetadataHandler())
+		}
+	}
+	h.mux.Handle(MCPPath, h.sessions(endpoint))
+	// The legacy transport has sessions by design, and cannot carry a
+	// caller to the handlers: it is not served with auth.
+	if !opts.Stateless && s.Auth() == nil {
 		h.mux.Handle(SSEPath, h.legacy(sse))
 	}
 	h.mux.HandleFunc(HealthzPath, func(w http.ResponseWriter, _ *http.Request) {
@@ -276,6 +293,13 @@ func (h *HTTPHandler) Close() {
 // calls in flight finish for up to opts.ShutdownTimeout, cancels the rest,
 // and returns nil.
 func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HTTPOptions) error {
+	var tlsConf *tls.Config
+	if opts.TLSCertFile != "" || opts.TLSKeyFile != "" {
+		var err error
+		if tlsConf, err = serverTLS(opts.TLSCertFile, opts.TLSKeyFile); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
@@ -291,10 +315,16 @@ func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HT
 	// No Server.ReadTimeout or WriteTimeout: they bound the whole exchange,
 	// and would cut long calls and streams. The handler bounds reading the
 	// body and each write instead.
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: max(opts.ReadHeaderTimeout, 0),
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: max(opts.ReadHeaderTimeout, 0), TLSConfig: tlsConf,
 		IdleTimeout: max(opts.IdleTimeout, 0), ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if tlsConf != nil {
+			errc <- hs.ServeTLS(ln, "", "")
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-errc:
 		h.Close()
