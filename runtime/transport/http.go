@@ -137,7 +137,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	h.mux.Handle(MCPPath, h.sessions(h.calls.track(streamable)))
+	h.mux.Handle(MCPPath, h.sessions(h.calls.track(h.plainReplies(streamable))))
 	if !opts.Stateless { // the legacy transport has sessions by design
 		h.mux.Handle(SSEPath, h.legacy(sse))
 	}
