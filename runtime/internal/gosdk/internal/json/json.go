@@ -42,11 +42,12 @@ func Unmarshal(data []byte, v any) error {
 		return err
 	}
 	// Parse data in place, as Decoder.Decode does once it has read a value:
-	// a Decoder of its own would copy data into a fresh 32 KiB buffer. Only
-	// on failure does a Decoder run, so that errors read as they always did
-	// (io.EOF for no input, io.ErrUnexpectedEOF for a truncated value).
-	if _, err := json.Parse(data, v, json.DontMatchCaseInsensitiveStructFields); err == nil {
-		return nil
+	// a Decoder of its own would copy data into a fresh 32 KiB buffer. Type
+	// errors are the same either way; malformed JSON goes to a Decoder, so
+	// that it is reported as before (io.EOF, io.ErrUnexpectedEOF).
+	_, err := json.Parse(data, v, json.DontMatchCaseInsensitiveStructFields)
+	if _, malformed := err.(*json.SyntaxError); !malformed && len(data) > 0 {
+		return err
 	}
 	return NewDecoder(bytes.NewReader(data)).Decode(v)
 }
