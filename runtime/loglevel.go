@@ -39,6 +39,15 @@ func (l *logLevels) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// QuietCall reports whether a call of the named tool, whose request asks
+// for no progress and no logs, sends the client nothing while it runs: the
+// tool has no steps, and the session with this ID ("" for none) asked for
+// no logs. A transport may then answer it without an event stream.
+func (s *Server) QuietCall(tool, sessionID string) bool {
+	t, ok := s.toolIndex[tool]
+	return ok && len(t.steps) == 0 && (sessionID == "" || !s.logLevels.setBySession(sessionID))
+}
+
 // setBySession reports whether the session with this ID asked for logs.
 func (l *logLevels) setBySession(id string) bool {
 	_, ok := l.ids.Load(id)

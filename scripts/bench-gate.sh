@@ -22,8 +22,8 @@ trap 'rm -f "$out"' EXIT
 # (or one start of a 200-tool config), the same count every run.
 run() { go test -run '^$' -bench "$2" -benchmem -benchtime "$3" "$1" | grep '^Benchmark' >>"$out"; }
 run ./runtime '^BenchmarkCallInMemory$' 2000x
-run ./runtime '^BenchmarkHTTPCalls$/^mcpgen/' 2000x
-run ./handlers/sql '^BenchmarkOneRow$' 1000x
+run ./runtime/transport '^BenchmarkHTTPCalls$/^mcpgen/' 2000x
+run ./handlers/sqlkind '^BenchmarkOneRow$' 1000x
 run ./cmd/mcpgen '^BenchmarkStartupInProcess$' 20x
 
 # name allocs/op B/op, the -2 (GOMAXPROCS) suffix dropped

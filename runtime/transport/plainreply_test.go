@@ -1,4 +1,4 @@
-package runtime_test
+package transport_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 const plainConfig = `
@@ -49,7 +49,7 @@ func TestHTTPPlainReplies(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, base, _ := serve(t, nil, plainConfig, nil, runtime.HTTPOptions{Stateless: tt.stateless})
+			_, base, _ := serve(t, nil, plainConfig, nil, transport.HTTPOptions{Stateless: tt.stateless})
 			session := ""
 			if !tt.stateless {
 				session = rawSession(t, base)
@@ -86,7 +86,7 @@ func TestHTTPPlainReplies(t *testing.T) {
 // is, byte for byte, the response the event stream would have carried.
 func TestHTTPPlainReplyIsTheStreamsResponse(t *testing.T) {
 	t.Parallel()
-	_, base, _ := serve(t, nil, plainConfig, nil, runtime.HTTPOptions{})
+	_, base, _ := serve(t, nil, plainConfig, nil, transport.HTTPOptions{})
 	session := rawSession(t, base)
 	body := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
 	plain := rawRequest{session: true, body: body}.do(t, testCtx(t), base, session)

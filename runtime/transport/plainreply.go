@@ -1,4 +1,4 @@
-package runtime
+package transport
 
 import (
 	"bytes"
@@ -73,15 +73,10 @@ func (h *HTTPHandler) silentCall(r *http.Request, body []byte) bool {
 	if _, err := json.Parse(body, &c, json.ZeroCopy); err != nil || c.Method != "tools/call" || len(c.ID) == 0 {
 		return false
 	}
-	t, ok := h.srv.toolIndex[c.Params.Name]
-	if !ok || len(t.steps) > 0 {
-		return false
-	}
 	if bytes.Contains(c.Params.Meta, []byte(`"progressToken"`)) || bytes.Contains(c.Params.Meta, []byte(mcp.MetaKeyLogLevel)) {
 		return false
 	}
-	id := r.Header.Get(sessionIDHeader)
-	return id == "" || !h.srv.logLevels.setBySession(id)
+	return h.srv.QuietCall(c.Params.Name, r.Header.Get(sessionIDHeader))
 }
 
 // plainReplyWait is how long a call's event stream is held back in the
