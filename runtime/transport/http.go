@@ -202,7 +202,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	var endpoint http.Handler = h.calls.track(streamable)
+	var endpoint http.Handler = h.calls.track(h.plainReplies(streamable))
 	if g := s.Auth(); g != nil {
 		endpoint = g.Middleware(endpoint, s.NeedScopes)
 		for _, p := range g.MetadataPaths(MCPPath) {
