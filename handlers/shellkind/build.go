@@ -103,7 +103,7 @@ func (c *Config) program(env handlers.BuildEnv, h *handler) bool {
 	}
 	h.program, ok = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
-	return checkCode(env, c.Command) && ok && h.args != nil
+	return ok && h.args != nil && checkPlacement(env, c.Command, h.args)
 }
 
 // fixedProgram checks a program written in the config and makes a path
