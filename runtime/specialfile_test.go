@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // TestResourceSpecialFiles reads resources that are a named pipe without a
@@ -59,7 +61,7 @@ tools:
 		wantDiag(t, ds, "mcpgen.yaml:7:", "content[1].resource.file", "cannot read file: not a regular file")
 	}
 	for _, special := range []string{"/dev/zero", fifo} {
-		_, ds := Load([]string{special}, LoadOptions{})
+		_, ds := load.Files([]string{special}, load.Options{})
 		if len(ds) != 1 || !strings.Contains(ds[0].Message, "not a regular file") {
 			t.Errorf("loading %s as a config: %v", special, ds)
 		}
