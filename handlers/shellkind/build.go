@@ -41,6 +41,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	ok = c.program(env, h) && ok
 	ok = c.buildEnv(env, h) && ok
 	ok = c.checkLimits(env) && ok
+	ok = c.checkPathArgs(env, h) && ok
 	var progressOK bool
 	h.progress, progressOK = c.buildProgress(env)
 	ok = progressOK && ok
