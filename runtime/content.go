@@ -4,11 +4,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"mime"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/internal/regfile"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
@@ -69,7 +69,7 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 		if b.kernelPath(f, path+".file", resolvePath(f, bin.File)) {
 			return nil
 		}
-		data, err := os.ReadFile(resolvePath(f, bin.File))
+		data, err := regfile.Read(resolvePath(f, bin.File), 0)
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 			return nil
@@ -104,7 +104,7 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 		n++
 	}
 	if e.File != "" && !b.kernelPath(f, path+".file", resolvePath(f, e.File)) {
-		data, err := os.ReadFile(resolvePath(f, e.File))
+		data, err := regfile.Read(resolvePath(f, e.File), 0)
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 		}

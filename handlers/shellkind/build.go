@@ -41,6 +41,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	ok = c.program(env, h) && ok
 	ok = c.buildEnv(env, h) && ok
 	ok = c.checkLimits(env) && ok
+	ok = c.checkPathArgs(env, h) && ok
 	var progressOK bool
 	h.progress, progressOK = c.buildProgress(env)
 	ok = progressOK && ok
@@ -103,7 +104,7 @@ func (c *Config) program(env handlers.BuildEnv, h *handler) bool {
 	}
 	h.program, ok = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
-	return checkCode(env, c.Command) && ok && h.args != nil
+	return ok && h.args != nil && checkPlacement(env, c.Command, h.args)
 }
 
 // fixedProgram checks a program written in the config and makes a path

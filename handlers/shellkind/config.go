@@ -7,7 +7,10 @@
 // fixed working directory, with stdin from /dev/null unless the config gives
 // one, its stdout captured up to a cap and never reaching the server's own
 // stdout, and in a process group of its own that is killed whole when the
-// call is canceled, times out or the command exits.
+// call is canceled, times out or the command exits. On Linux it also dies
+// with mcpgen (the parent-death signal) and, where the system allows PID
+// namespaces, is the first process of one of its own, so that what it
+// started dies with it even after leaving the group (setsid).
 package shellkind
 
 import (
@@ -29,19 +32,22 @@ const (
 // `command` and `script`.
 type Config struct {
 	// Command is the program and its arguments as a list, run directly
-	// without a shell: `[grep, -n, "${{ args.pattern }}", --, "${{
+	// without a shell: `[grep, -n, --, "${{ args.pattern }}", "${{
 	// args.path }}"]`. The first element, the program, is literal text: a
 	// name looked up on the child's PATH, or a path (relative paths are
-	// relative to the config file). Later elements may hold ${{ expressions
-	// }} over `args`. An element that is exactly one expression yielding a
-	// list becomes one argument per item (an empty list, none: write
-	// `${{ args.path ?? [] }}` to leave out an optional argument); yielding
-	// nothing (an argument not passed), it becomes an empty argument, so
-	// the positions of the others never shift. Text around an expression
-	// makes one argument. An interpreter's inline program (`sh -c`,
-	// `python3 -c`, `perl -e`, `node --eval`) must be literal text: an
-	// argument spliced into it would run as code, so that is an error; use
-	// `script` and `params` instead.
+	// relative to the config file). An argument may fill only an element
+	// that is exactly one ${{ expression }} and comes after a literal
+	// `--`, where programs stop reading options; anywhere else (spliced
+	// into text, or before `--`, where it could be program text such as
+	// `-c CODE` or an awk program, or an option's value) an expression
+	// must be inert: a number, a boolean, or a choice among values written
+	// in it (`${{ args.all ? ['-a'] : [] }}`). Pass anything else through
+	// `script` and `params`, `env` or `stdin`. An element that is exactly
+	// one expression yielding a list becomes one argument per item (an
+	// empty list, none: write `${{ args.path ?? [] }}` to leave out an
+	// optional argument); yielding nothing (an argument not passed), it
+	// becomes an empty argument, so the positions of the others never
+	// shift.
 	Command []spec.Value `yaml:"command,omitempty"`
 	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`
 	// with the same stdin, environment, directory and limits as a command.
@@ -58,14 +64,13 @@ type Config struct {
 	// value that may be a ${{ expression }}; a list spreads into several
 	// parameters, as in `command`.
 	Params []spec.Value `yaml:"params,omitempty"`
-	// AllowFlags lets an argument value that starts with '-' reach the
-	// command where it could be read as an option. By default a computed
-	// value starting with '-' is refused (the call fails) unless it comes
-	// after a literal `--` in `command`, where programs stop reading
-	// options, or it is a string written in the element's own expression,
-	// as `-i` in `${{ args.ignore_case ? ['-i'] : [] }}`. Elements that
-	// start with literal text (`--name=${{ args.name }}`) are never
-	// checked; script params always are.
+	// AllowFlags lets a computed value that starts with '-' reach the
+	// command where it could be read as an option. By default such a
+	// value is refused (the call fails) unless it comes after a literal
+	// `--` in `command`, where programs stop reading options, or it is a
+	// string written in the element's own expression, as `-i` in `${{
+	// args.ignore_case ? ['-i'] : [] }}`. Script params are always
+	// checked.
 	AllowFlags bool `yaml:"allow_flags,omitempty"`
 	// Stdin is the command's standard input, a value that may be a ${{
 	// expression }}: a string as it is, anything else as JSON
@@ -76,6 +81,14 @@ type Config struct {
 	// file. Defaults to the config file's directory. It is fixed text:
 	// arguments cannot choose it.
 	Dir string `yaml:"dir,omitempty"`
+	// PathArgs names the arguments that are paths inside `dir`, such as
+	// a file to read or a directory to list: `[path]`, or `[files]` for a
+	// list of paths. A call is refused before the command runs when such
+	// a value (or an item of the list) is an absolute path, holds a `..`
+	// segment, or leads out of `dir` through a symbolic link, as file
+	// resources are confined to their root. Nothing is rewritten: a path
+	// is accepted as it is or refused.
+	PathArgs []string `yaml:"path_args,omitempty"`
 	// EnvAllow names variables of the server's environment passed through to
 	// the command, e.g. [HOME, LANG]. The command sees nothing else but PATH
 	// (the server's, or /usr/local/bin:/usr/bin:/bin when it has none) and

@@ -122,6 +122,8 @@ func TestBackendDiagnostics(t *testing.T) {
 		{"driver", "{kind: sql, driver: oracle, dsn: x}", `backends.db.driver: expected one of sqlite, postgres, mysql, got "oracle"`},
 		{"init elsewhere", "{kind: sql, driver: postgres, dsn: \"postgres://localhost/x\", init: seed.sql}", "backends.db.init: init is for sqlite"},
 		{"missing init", "{kind: sql, driver: sqlite, dsn: x.db, init: nope.sql}", "backends.db.init: cannot read the init script"},
+		{"device database", "{kind: sql, driver: sqlite, dsn: /dev/zero}", "backends.db.dsn: /dev/zero is not a regular file"},
+		{"device init", "{kind: sql, driver: sqlite, dsn: x.db, init: /dev/zero}", "backends.db.init: cannot read the init script: not a regular file (a character device)"},
 		{"postgres dsn", "{kind: sql, driver: postgres, dsn: \"postgres://h:notaport/x\"}", "backends.db.dsn: invalid postgres DSN"},
 		{"mysql dsn", "{kind: sql, driver: mysql, dsn: \"nonsense\"}", "backends.db.dsn: invalid mysql DSN"},
 		{"pool", "{kind: sql, driver: sqlite, dsn: x.db, max_open: -1}", "backends.db.max_open: must not be negative"},

@@ -226,7 +226,7 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		} else {
 			dc.decode(val, fv, p)
 		}
-		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode &&
+		if f.required && fv.Kind() == reflect.String && fv.String() == "" && val.Kind == yaml.ScalarNode &&
 			!dc.unset[Resolve(val)] {
 			dc.d.At(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
