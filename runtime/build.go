@@ -144,14 +144,17 @@ func (b *builder) errorf(f *load.File, path, format string, args ...any) {
 }
 
 // entries builds each entry of list, at path[i], and keeps what build
-// returns that is not nil; a nil entry (a bare `-`) is reported as empty.
+// returns that is not nil; a nil entry (a bare `-`) is reported as empty
+// (unless empty is "": the loader reported it).
 func entries[S, T any](b *builder, f *load.File, path, empty string, list []*S,
 	build func(i int, path string, s *S) *T) []*T {
 	var out []*T
 	for i, s := range list {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		if s == nil {
-			b.errorf(f, p, "%s", empty)
+			if empty != "" {
+				b.errorf(f, p, "%s", empty)
+			}
 			continue
 		}
 		if t := build(i, p, s); t != nil {

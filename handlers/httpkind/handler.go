@@ -88,12 +88,6 @@ func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
 	if h.be != nil {
 		h.lim = c.Limits.resolve(h.be.limits)
 	}
-	if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, h.method) {
-		env.Diag("method", fmt.Sprintf("unknown method %q", c.Method))
-	}
-	if !slices.Contains([]string{"repeat", "indexed", "brackets", "comma"}, h.queryStyle) {
-		env.Diag("query_style", fmt.Sprintf("unknown query style %q; use repeat, indexed, brackets or comma", c.QueryStyle))
-	}
 	h.compileRequest(env, c)
 	h.compileResponse(env, c)
 	h.checkAnnotations(buildEnv)

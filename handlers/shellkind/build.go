@@ -63,11 +63,9 @@ func durationOr(d spec.Duration, def time.Duration) time.Duration {
 	return time.Duration(d)
 }
 
-// checkShape reports a handler with both or neither of command and script.
+// checkShape reports settings that do not fit the handler's program.
 func (c *Config) checkShape(env handlers.BuildEnv) bool {
-	switch {
-	case len(c.Command) > 0 && c.Script != "":
-		env.Diag("script", "give either command or script, not both")
+	switch { // the loader checked that exactly one of command and script is given
 	case len(c.Command) == 0 && c.Script == "":
 		env.Diag("command", "a shell handler needs a command (a list: [program, arg, ...]) or a script")
 	case c.Script == "" && len(c.Params) > 0:

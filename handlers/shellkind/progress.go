@@ -39,9 +39,6 @@ func (c *Config) buildProgress(env handlers.BuildEnv) (*progressSpec, bool) {
 		return nil, true
 	}
 	switch {
-	case p.Lines && p.Pattern != "":
-		env.Diag("progress.pattern", "give either lines or pattern, not both")
-		return nil, false
 	case !p.Lines && p.Pattern == "":
 		env.Diag("progress", "progress needs `lines: true` (each line is a step) or a `pattern` with a (?P<done>...) group")
 		return nil, false

@@ -3,7 +3,6 @@ package sqlkind
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,17 +25,15 @@ type Config struct {
 	// digits and _) and bound from `params`, never spliced into the text. A
 	// :name inside a string literal, a quoted identifier or a comment is
 	// left alone, as are casts (x::int) and slices (arr[lo:hi]); positional
-	// placeholders (?, $1) are refused. Exclusive with `exec` and
-	// `statements`.
-	Query string `yaml:"query,omitempty"`
+	// placeholders (?, $1) are refused.
+	Query string `yaml:"query,omitempty" mcpgen:"exactly_one=statement"`
 	// Exec is one statement that changes data (INSERT, UPDATE, DELETE); the
 	// result is the number of rows affected. Exec tools are not read-only
-	// and are announced to clients as destructive. Exclusive with `query`
-	// and `statements`.
-	Exec string `yaml:"exec,omitempty"`
+	// and are announced to clients as destructive.
+	Exec string `yaml:"exec,omitempty" mcpgen:"exactly_one=statement"`
 	// Statements run in order in one transaction: all of them take effect or
 	// none. The result lists each statement's result.
-	Statements []*Statement `yaml:"statements,omitempty"`
+	Statements []*Statement `yaml:"statements,omitempty" mcpgen:"exactly_one=statement"`
 	// Params binds each :name placeholder to a value, usually an
 	// expression over the arguments: `limit: "${{ args.limit ?? 20 }}"`.
 	// Every placeholder needs a parameter and every parameter must be used.
@@ -76,13 +73,12 @@ type Config struct {
 	unchecked bool
 }
 
-// Statement is one step of a multi-statement tool: exactly one of query and
-// exec.
+// Statement is one step of a multi-statement tool: a query or an exec.
 type Statement struct {
 	// Query is a statement whose rows are returned.
-	Query string `yaml:"query,omitempty"`
+	Query string `yaml:"query,omitempty" mcpgen:"exactly_one=statement"`
 	// Exec is a statement whose rows affected are returned.
-	Exec string `yaml:"exec,omitempty"`
+	Exec string `yaml:"exec,omitempty" mcpgen:"exactly_one=statement"`
 }
 
 // Build checks the configuration against its backend and returns the handler.
@@ -124,15 +120,6 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 func (c *Config) checkShape(env handlers.BuildEnv) bool {
 	ok := true
 	fail := func(field, msg string) { env.Diag(field, msg); ok = false }
-	switch n := btoi(c.Query != "") + btoi(c.Exec != "") + btoi(len(c.Statements) > 0); {
-	case n == 0:
-		fail("", "an sql handler needs one of query, exec or statements")
-	case n > 1:
-		fail("", "give only one of query, exec and statements")
-	}
-	if !slices.Contains([]string{"", "table", "csv", "json"}, c.Format) {
-		fail("format", fmt.Sprintf("unknown format %q; use table, csv or json", c.Format))
-	}
 	if c.MaxRows < 0 {
 		fail("max_rows", "must not be negative")
 	}
@@ -173,24 +160,34 @@ func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
 	}
 	var srcs []src
 	switch {
-	case c.Query != "":
+	case c.Statements != nil:
+	case c.Exec == "":
 		srcs = append(srcs, src{"query", c.Query, false})
-	case c.Exec != "":
+	default:
 		srcs = append(srcs, src{"exec", c.Exec, true})
 	}
 	for i, s := range c.Statements {
 		p := fmt.Sprintf("statements[%d]", i)
 		switch {
-		case s == nil || btoi(s.Query != "")+btoi(s.Exec != "") != 1:
-			env.Diag(p, "a statement has exactly one of query and exec")
-		case s.Query != "":
+		case s == nil:
+			continue // the loader reported it
+		case s.Exec == "":
 			srcs = append(srcs, src{p + ".query", s.Query, false})
 		default:
 			srcs = append(srcs, src{p + ".exec", s.Exec, true})
 		}
 	}
-	ok := len(srcs) > 0
+	if len(srcs) == 0 {
+		env.Diag("statements", "give at least one statement")
+		return false
+	}
+	ok := true
 	for _, s := range srcs {
+		if strings.TrimSpace(s.text) == "" {
+			env.Diag(s.field, "the statement is empty")
+			ok = false
+			continue
+		}
 		if strings.Contains(s.text, eval.Open) {
 			env.Diag(s.field, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
 			ok = false
@@ -253,13 +250,6 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 var _ handlers.Config = (*Config)(nil)
