@@ -29,7 +29,7 @@ var longCodeOptions = []string{"--command", "--eval", "--print", "-Command"}
 // ...]`: the interpreter would run it as code. Only literal text may follow
 // an interpreter's code option; arguments go in params (`script`) or in
 // elements of their own.
-func checkCode(env handlers.BuildEnv, cmd []spec.Value) bool {
+func checkCode(env handlers.BuildEnv, cmd []spec.Value) {
 	interp, code := "", false
 	for i, v := range cmd {
 		n := v.Node
@@ -43,18 +43,17 @@ func checkCode(env handlers.BuildEnv, cmd []spec.Value) bool {
 			env.Diag(fmt.Sprintf("command[%d]", i), fmt.Sprintf("this is program text for %s, so an argument "+
 				"spliced into it would run as code; use `script` and read arguments from params (\"$1\"), "+
 				"or pass them as elements of their own", interp))
-			return false
+			return
 		case computed:
 			code = false
 		case n.Value == "--" && interp != "":
-			return true // options end: what follows is data
+			return // options end: what follows is data
 		case codeOptions[filepath.Base(n.Value)] != "":
 			interp, code = filepath.Base(n.Value), false
 		default:
 			code = interp != "" && isCodeOption(n.Value, letters)
 		}
 	}
-	return true
 }
 
 // isCodeOption reports whether arg is an option taking program text: one

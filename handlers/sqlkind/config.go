@@ -2,6 +2,7 @@ package sqlkind
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -103,10 +104,10 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout
 	}
-	ok = c.checkShape(env)
-	ok = c.statements(env, h) && ok
-	ok = c.params(env, h) && ok
-	if !ok {
+	c.checkShape(env)
+	c.statements(env, h)
+	c.params(env, h)
+	if env.Failed() {
 		return nil
 	}
 	h.stmts = make([]*preparedStmt, len(h.steps))
@@ -117,22 +118,19 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 }
 
 // checkShape reports settings that contradict each other.
-func (c *Config) checkShape(env handlers.BuildEnv) bool {
-	ok := true
-	fail := func(field, msg string) { env.Diag(field, msg); ok = false }
+func (c *Config) checkShape(env handlers.BuildEnv) {
 	if c.MaxRows < 0 {
-		fail("max_rows", "must not be negative")
+		env.Diag("max_rows", "must not be negative")
 	}
 	if c.Timeout < 0 {
-		fail("timeout", "must not be negative")
+		env.Diag("timeout", "must not be negative")
 	}
 	if c.OneRow && c.Query == "" {
-		fail("one_row", "one_row is for a single query")
+		env.Diag("one_row", "one_row is for a single query")
 	}
 	if c.ReadOnly != nil && *c.ReadOnly && c.writes() {
-		fail("read_only", "a read-only handler cannot have exec statements; the database would refuse them")
+		env.Diag("read_only", "a read-only handler cannot have exec statements; the database would refuse them")
 	}
-	return ok
 }
 
 // writes reports whether any statement is an exec.
@@ -149,7 +147,7 @@ func (c *Config) writes() bool {
 }
 
 // statements translates every statement to the backend's placeholder style.
-func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
+func (c *Config) statements(env handlers.BuildEnv, h *handler) {
 	h.readOnly = !c.writes()
 	if c.ReadOnly != nil {
 		h.readOnly = *c.ReadOnly
@@ -179,50 +177,46 @@ func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
 	}
 	if len(srcs) == 0 {
 		env.Diag("statements", "give at least one statement")
-		return false
+		return
 	}
-	ok := true
 	for _, s := range srcs {
 		if strings.TrimSpace(s.text) == "" {
 			env.Diag(s.field, "the statement is empty")
-			ok = false
 			continue
 		}
-		if strings.Contains(s.text, eval.Open) {
-			env.Diag(s.field, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
-			ok = false
+		if i := strings.Index(s.text, eval.Open); i >= 0 {
+			env.DiagAt(s.field, i, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
 			continue
 		}
 		st, err := translate(s.text, h.dialect.syntax)
 		if err != nil {
-			env.Diag(s.field, err.Error())
-			ok = false
+			off := -1
+			var se *syntaxError
+			if errors.As(err, &se) {
+				off = se.off // point at the character
+			}
+			env.DiagAt(s.field, off, err.Error())
 			continue
 		}
 		if h.readOnly && !s.exec && !c.unchecked {
 			if err := checkReadOnly(s.text, st, h.dialect.syntax); err != nil {
 				env.Diag(s.field, fmt.Sprintf("%v; a tool meant to write says read_only: false", err))
-				ok = false
 				continue
 			}
 		}
 		h.steps = append(h.steps, &step{field: s.field, st: st, exec: s.exec})
 	}
-	return ok
 }
 
 // params compiles the parameters and checks that placeholders and
 // parameters match one to one.
-func (c *Config) params(env handlers.BuildEnv, h *handler) bool {
-	ok := true
+func (c *Config) params(env handlers.BuildEnv, h *handler) {
 	used := map[string]bool{}
 	for _, s := range h.steps {
 		for _, p := range s.st.found {
 			used[p.name] = true
 			if _, has := c.Params[p.name]; !has {
-				env.Diag(s.field, fmt.Sprintf("placeholder :%s (line %d, column %d of the statement) has no parameter; add params.%s",
-					p.name, p.line, p.col, p.name))
-				ok = false
+				env.DiagAt(s.field, p.off, fmt.Sprintf("placeholder :%s has no parameter; add params.%s", p.name, p.name))
 			}
 		}
 	}
@@ -230,17 +224,12 @@ func (c *Config) params(env handlers.BuildEnv, h *handler) bool {
 	for _, name := range sortedNames(c.Params) {
 		if !used[name] {
 			env.Diag("params."+name, fmt.Sprintf("parameter %q is not used by any statement; write :%s where it belongs or remove it", name, name))
-			ok = false
 			continue
 		}
-		v := env.Compile("params."+name, c.Params[name], nil)
-		if v == nil {
-			ok = false
-			continue
+		if v := env.Compile("params."+name, c.Params[name], nil); v != nil {
+			h.params[name] = v
 		}
-		h.params[name] = v
 	}
-	return ok
 }
 
 func sortedNames[V any](m map[string]V) []string {

@@ -91,14 +91,16 @@ func TestParams(t *testing.T) {
 func TestDiagnostics(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, tool, want string }{
-		{"missing parameter", "query: \"SELECT :id,\\n :other\"\n      params: {id: 1}",
-			"tools[0].handler.query: placeholder :other (line 2, column 2 of the statement) has no parameter; add params.other"},
+		{"missing parameter", "query: \"SELECT :id, :other\"\n      params: {id: 1}",
+			"mcpgen.yaml:10:27: tools[0].handler.query: placeholder :other has no parameter; add params.other"},
+		{"missing parameter in a block", "query: |\n        SELECT :id,\n          :other\n      params: {id: 1}",
+			"mcpgen.yaml:12:11: tools[0].handler.query: placeholder :other has no parameter; add params.other"},
 		{"unused parameter", "query: SELECT :id\n      params: {id: 1, extra: 2}",
 			`tools[0].handler.params.extra: parameter "extra" is not used by any statement`},
 		{"bad expression", "query: SELECT :id\n      params: {id: \"${{ args.idd }}\"}", `tools[0].handler.params.id: expr: unknown field idd; did you mean "id"?`},
 		{"spliced expression", "query: SELECT * FROM t WHERE id = ${{ args.id }}",
 			"tools[0].handler.query: an expression cannot be spliced into SQL; write a :name placeholder"},
-		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "tools[0].handler.query: line 1, column 28 of the statement: a bare ?"},
+		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "mcpgen.yaml:10:41: tools[0].handler.query: a bare ? is a positional placeholder"},
 		{"two statements", "query: SELECT 1\n      exec: DELETE FROM t", "tools[0].handler.exec: give exactly one of query, exec, statements; found query and exec"},
 		{"read-only exec", "exec: DELETE FROM t\n      read_only: true", "tools[0].handler.read_only: a read-only handler cannot have exec statements"},
 		{"format", "query: SELECT 1\n      format: xml", `tools[0].handler.format: expected one of table, csv, json, got "xml"`},
