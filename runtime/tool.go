@@ -175,9 +175,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 // the one it gives, or the one generated from its args, received from ahead.
 func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *schema {
 	switch {
-	case t.InputSchema != nil && len(t.Args) > 0:
-		b.errorf(f, path+".input_schema", "give either args or input_schema, not both")
-		return nil
+	case t.InputSchema != nil && t.Args != nil:
+		return nil // reported when the file loaded
 	case t.InputSchema != nil:
 		return b.schemaAt(f, path+".input_schema", t.Name+"/input", t.InputSchema)
 	}

@@ -154,7 +154,7 @@ tools:
     args: [{name: mark, required: true}]
     handler:
       kind: shell
-      script: 'echo $$ > "$1"; exec sleep 120'
+      script: 'read pid rest < /proc/self/stat; echo "$pid" > "$1"; exec sleep 120'
       params: ["${{ args.mark }}"]
       timeout: 5m
 `

@@ -22,8 +22,8 @@ import (
 //     author's words but cannot write its own.
 //
 // elems[i] is command[i+1]; command[0], the program, is checked elsewhere.
-func checkPlacement(env handlers.BuildEnv, cmd []spec.Value, elems []elem) bool {
-	ok, afterDashes := true, false
+func checkPlacement(env handlers.BuildEnv, cmd []spec.Value, elems []elem) {
+	afterDashes := false
 	for i, e := range elems {
 		switch {
 		case e.v.IsConst():
@@ -32,14 +32,11 @@ func checkPlacement(env handlers.BuildEnv, cmd []spec.Value, elems []elem) bool 
 		case !e.v.IsExpression():
 			env.Diag(e.field, "an argument spliced into text could become program text or an option "+
 				"(as in `python3 -c \"print('${{ args.x }}')\"`); "+placementHint)
-			ok = false
 		case !afterDashes:
 			env.Diag(e.field, "an argument before `--` could be read as an option's value or as program "+
 				"text (`-c CODE`, `-e CODE`, an awk, sed or jq program); "+placementHint)
-			ok = false
 		}
 	}
-	return ok
 }
 
 // placementHint shows the places an argument may take.

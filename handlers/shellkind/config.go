@@ -28,8 +28,8 @@ const (
 	DefaultPath = "/usr/local/bin:/usr/bin:/bin"
 )
 
-// Config is the `handler:` of a tool of kind shell. Give exactly one of
-// `command` and `script`.
+// Config is the `handler:` of a tool of kind shell: a `command` or a
+// `script`.
 type Config struct {
 	// Command is the program and its arguments as a list, run directly
 	// without a shell: `[grep, -n, --, "${{ args.pattern }}", "${{
@@ -48,7 +48,7 @@ type Config struct {
 	// optional argument); yielding nothing (an argument not passed), it
 	// becomes an empty argument, so the positions of the others never
 	// shift.
-	Command []spec.Value `yaml:"command,omitempty"`
+	Command []spec.Value `yaml:"command,omitempty" mcpgen:"exactly_one=program"`
 	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`
 	// with the same stdin, environment, directory and limits as a command.
 	// It cannot hold ${{ expressions }}: it reads the arguments from its
@@ -56,7 +56,7 @@ type Config struct {
 	// set in `env`, so no argument is ever parsed as shell code (quote them:
 	// "$1", not $1). mcpgen expands ${VAR} in config text when it loads, so
 	// write $VAR or "$1" in a script, or $${VAR} for a literal ${VAR}.
-	Script string `yaml:"script,omitempty"`
+	Script string `yaml:"script,omitempty" mcpgen:"exactly_one=program"`
 	// Shell runs `script`: a POSIX-style shell that takes `-c SCRIPT NAME
 	// ARGS...`, such as sh, bash, dash or zsh. Defaults to sh.
 	Shell string `yaml:"shell,omitempty"`
@@ -120,7 +120,7 @@ type Config struct {
 	// client asked for progress (with a progress token), read from its
 	// output line by line: `{lines: true}` counts lines, `{pattern:
 	// '(?P<done>\d+)/(?P<total>\d+)'}` reads the numbers from lines that
-	// match. Give exactly one of `lines` and `pattern`. A line ends at a
+	// match. A line ends at a
 	// newline or a carriage return (as progress bars redraw); blank lines
 	// are skipped. Each report carries its line (trimmed, at most 200
 	// bytes, secrets redacted) as the message. When the client is slower
@@ -134,13 +134,13 @@ type Config struct {
 type Progress struct {
 	// Lines makes each line a step: progress is the number of lines so
 	// far, e.g. for a command that prints one line per item it handled.
-	Lines bool `yaml:"lines,omitempty"`
+	Lines bool `yaml:"lines,omitempty" mcpgen:"exactly_one=source"`
 	// Pattern is a regular expression (Go syntax, RE2) matched against
 	// each line; lines that do not match are not progress. Its named group
 	// `done` (required) is the progress so far and `total` (optional) the
 	// total, both numbers: `(?P<done>\d+)/(?P<total>\d+)` reads "3/10",
 	// `(?P<done>[\d.]+)%` reads "42.5%" (with `total: 100`).
-	Pattern string `yaml:"pattern,omitempty"`
+	Pattern string `yaml:"pattern,omitempty" mcpgen:"exactly_one=source"`
 	// From is the stream read: `stdout` or `stderr`. Defaults to stdout
 	// with `lines` and to stderr with `pattern`, where programs write
 	// their progress to keep it out of their result. stdout past

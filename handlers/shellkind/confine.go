@@ -12,16 +12,13 @@ import (
 )
 
 // checkPathArgs checks the names in path_args.
-func (c *Config) checkPathArgs(env handlers.BuildEnv, h *handler) bool {
-	ok := true
+func (c *Config) checkPathArgs(env handlers.BuildEnv, h *handler) {
 	for i, name := range c.PathArgs {
 		if !envName.MatchString(name) {
 			env.Diag(fmt.Sprintf("path_args[%d]", i), fmt.Sprintf("%q is not an argument name", name))
-			ok = false
 		}
 	}
 	h.pathArgs = c.PathArgs
-	return ok
 }
 
 // confine refuses a call whose path arguments leave the working directory.

@@ -30,7 +30,7 @@ func TestDiagnostics(t *testing.T) {
 		{"empty command", "command: []", []string{
 			"mcpgen.yaml:10:16: tools[0].handler.command: a shell handler needs a command (a list: [program, arg, ...]) or a script"}},
 		{"no command", "timeout: 1s", []string{
-			"mcpgen.yaml:9:7: tools[0].handler.command: a shell handler needs a command (a list: [program, arg, ...]) or a script"}},
+			"mcpgen.yaml:9:7: tools[0].handler: give exactly one of command, script"}},
 		{"unknown argument", "command: [grep, -n, --, '${{ args.patern }}', '${{ args.path }}']", []string{
 			`mcpgen.yaml:10:41: tools[0].handler.command[3]: expr: unknown field patern; did you mean "pattern"?`}},
 		{"program from an argument", "command: ['${{ args.pattern }}']", []string{
@@ -73,7 +73,7 @@ func TestDiagnostics(t *testing.T) {
 		{"choices written in the expression", "command: [ls, \"${{ args.pattern == 'all' ? ['-a', '-l'] : [] }}\", \"--sort=${{ args.path == 't' ? 'time' : 'size' }}\"]", nil},
 		{"numbers and booleans", "command: [head, '-n${{ len(args.pattern) }}', '${{ args.path == \"\" }}']", nil},
 		{"command and script", "command: [ls]\nscript: ls", []string{
-			"mcpgen.yaml:11:15: tools[0].handler.script: give either command or script, not both"}},
+			"mcpgen.yaml:11:7: tools[0].handler.script: give exactly one of command, script; found command and script"}},
 		{"expression in a script", "script: grep -- '${{ args.pattern }}' .", []string{
 			`mcpgen.yaml:10:15: tools[0].handler.script: a script is static text and cannot hold ${{ expressions }}; pass arguments in params (read them as "$1") or env (read them as "$NAME")`}},
 		{"shell from an argument", "script: ls\nshell: '${{ args.pattern }}'", []string{
@@ -100,9 +100,11 @@ func TestDiagnostics(t *testing.T) {
 		{"progress pattern without done", "command: [ls]\nprogress:\n  pattern: '(\\d+)/(?P<total>\\d+)'", []string{
 			`mcpgen.yaml:12:18: tools[0].handler.progress.pattern: the pattern needs a group named done for the progress so far, as in (?P<done>\d+)/(?P<total>\d+)`}},
 		{"progress with neither lines nor pattern", "command: [ls]\nprogress: {from: stderr}", []string{
+			"mcpgen.yaml:11:17: tools[0].handler.progress: give exactly one of lines, pattern"}},
+		{"progress with lines false", "command: [ls]\nprogress: {lines: false}", []string{
 			"mcpgen.yaml:11:17: tools[0].handler.progress: progress needs `lines: true` (each line is a step) or a `pattern` with a (?P<done>...) group"}},
 		{"progress with lines and pattern", "command: [ls]\nprogress: {lines: true, pattern: x}", []string{
-			"mcpgen.yaml:11:40: tools[0].handler.progress.pattern: give either lines or pattern, not both"}},
+			"mcpgen.yaml:11:31: tools[0].handler.progress.pattern: give exactly one of lines, pattern; found lines and pattern"}},
 		{"negative progress total", "command: [ls]\nprogress: {lines: true, total: -1}", []string{
 			"mcpgen.yaml:11:38: tools[0].handler.progress.total: the total cannot be negative"}},
 		{"progress from elsewhere", "command: [ls]\nprogress: {lines: true, from: stdin}", []string{

@@ -28,6 +28,8 @@ type env struct {
 
 func (e *env) Logger() *slog.Logger                                   { return slog.New(slog.DiscardHandler) }
 func (e *env) Diag(field, msg string)                                 { e.diags = append(e.diags, field+": "+msg) }
+func (e *env) DiagAt(field string, _ int, msg string)                 { e.Diag(field, msg) }
+func (e *env) Failed() bool                                           { return len(e.diags) > 0 }
 func (e *env) Warn(field, msg string)                                 { e.Diag(field, msg) }
 func (e *env) Compile(string, *spec.Value, types.Map) *eval.Value     { return nil }
 func (e *env) Template(string, string, ...string) *templates.Template { return nil }
