@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/fuzzseed"
+	"github.com/mcpgen/mcpgen/runtime/load/fuzzseed"
 	"github.com/mcpgen/mcpgen/runtime/load"
 )
 

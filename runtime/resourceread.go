@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/internal/regfile"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Node packages mcpgen's auth tests use (a local OAuth server,
 # npm oidc-provider, and the official TypeScript MCP client), at the
-# versions pinned in internal/authtest/node/package-lock.json, into
+# versions pinned in runtime/auth/authtest/node/package-lock.json, into
 # .cache/authtest (gitignored). Tests that need them skip when absent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-src=$root/internal/authtest/node
+src=$root/runtime/auth/authtest/node
 dst=$root/.cache/authtest
 mkdir -p "$dst"
 cp "$src"/package.json "$src"/package-lock.json "$src"/*.mjs "$dst"/

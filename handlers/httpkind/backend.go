@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/internal/regfile"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 )
 
 // Defaults of the limits.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/internal/regfile"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/authtest"
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 )
 
 // BenchmarkGuard measures what the guard adds to one tools/call request

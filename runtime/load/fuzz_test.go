@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/fuzzseed"
+	"github.com/mcpgen/mcpgen/runtime/load/fuzzseed"
 	"gopkg.in/yaml.v3"
 )
 

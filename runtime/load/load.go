@@ -17,7 +17,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"github.com/mcpgen/mcpgen/internal/regfile"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
 	"gopkg.in/yaml.v3"
 )

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/authtest"
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 )
 
 func TestCertReloader(t *testing.T) {
