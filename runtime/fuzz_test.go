@@ -10,8 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/runtime/load/fuzzseed"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/load/fuzzseed"
 )
 
 // fuzzEnv is the environment fuzzed configs are loaded with.

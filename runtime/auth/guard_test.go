@@ -13,8 +13,8 @@ import (
 	"encoding/pem"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/spec"
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/spec"
 )
 

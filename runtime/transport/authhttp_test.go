@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
