@@ -26,7 +26,7 @@ func nodeDir(t testing.TB) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	src := filepath.Join(filepath.Dir(file), "node")
-	dir := filepath.Join(filepath.Dir(file), "..", "..", ".cache", "authtest")
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", ".cache", "authtest")
 	missing := func(why string) {
 		if os.Getenv("MCPGEN_TEST_AUTH_REQUIRED") != "" {
 			t.Fatalf("%s; run scripts/authtest-deps.sh", why)
