@@ -26,6 +26,11 @@ type tool struct {
 	steps   []*step
 	isError bool
 	fill    []argFill // top-level arguments with a default or of type number
+	bound   []boundArg
+	// needsCaller: an expression reads `auth`, so calls without an
+	// authenticated caller are refused
+	needsCaller bool
+	limit       *toolLimit // nil: no rate limit
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -109,7 +114,7 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 		for i, t := range tools {
 			var g generated
 			if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
-				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
+				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(unbound(t.Args)))
 			}
 			out[i] <- g
 		}
@@ -130,7 +135,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
 	}
-	tl := &tool{in: in, isError: t.Error, fill: argFills(in)}
+	b.usesAuth = false
+	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType)}
+	tl.limit = b.toolLimit(f, path, t)
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
 		if t.Handler == nil {
@@ -141,7 +148,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl.steps = b.steps(f, path, t, roots)
 	switch {
 	case t.Handler != nil:
-		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, stepsType(roots["steps"]))
+		extra := types.Map{authName: b.identity.typ}
+		maps.Copy(extra, stepsType(roots["steps"]))
+		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, extra)
 		roots["result"] = nil
 		if t.Error {
 			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")
@@ -150,6 +159,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		b.errorf(f, path, "a tool needs a handler or content")
 	}
 	tl.content = b.blocks(f, path+".content", t.Content, roots)
+	tl.needsCaller = b.usesAuth
 	// without an input schema, the arguments were reported when the file
 	// loaded (an unknown type); the tool cannot be served either way
 	if b.ds.Errors() > before || in == nil {

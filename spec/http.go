@@ -37,4 +37,7 @@ type HTTP struct {
 	// ShutdownTimeout is how long calls in flight may run after SIGTERM or
 	// SIGINT before they are canceled. Defaults to 10s.
 	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty"`
+	// Auth authenticates clients; see its fields. Handler expressions see
+	// the authenticated caller as `auth`.
+	Auth *Auth `yaml:"auth,omitempty"`
 }

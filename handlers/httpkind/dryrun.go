@@ -13,7 +13,7 @@ import (
 // DryRun returns the request a call would send (method, URL, headers and
 // body), with credentials masked, and sends nothing.
 func (h *handler) DryRun(_ context.Context, c *handlers.Call) (string, error) {
-	out, err := h.build(map[string]any{"args": c.Args, "steps": c.Steps})
+	out, err := h.build(c.Vars())
 	if err != nil {
 		return "", h.fail(err)
 	}

@@ -224,7 +224,7 @@ func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value)
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, h.lim.timeout, errTimeout)
 	defer cancel()
-	vars := map[string]any{"args": c.Args, "steps": c.Steps}
+	vars := c.Vars()
 	out, err := h.build(vars)
 	if err != nil {
 		return nil, h.fail(err)

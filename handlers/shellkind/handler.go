@@ -63,7 +63,7 @@ type invocation struct {
 
 // Call evaluates the command for c's arguments and runs it.
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
-	inv, err := h.invocation(map[string]any{"args": c.Args, "steps": c.Steps})
+	inv, err := h.invocation(c.Vars())
 	if err != nil {
 		return nil, err
 	}

@@ -124,7 +124,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
 		calls: newCallTracker(opts.ResumeWindow)}
 	h.mcp = s.MCP()
-	h.mcp.AddReceivingMiddleware(h.calls.middleware)
+	h.mcp.AddReceivingMiddleware(h.calls.middleware, incoming)
 	getServer := func(*http.Request) *mcp.Server { return h.mcp }
 	streamOpts := &mcp.StreamableHTTPOptions{Stateless: opts.Stateless, MaxRequestBodyBytes: opts.MaxBody,
 		Logger: s.Logger(), DisableLocalhostProtection: true}
