@@ -72,6 +72,7 @@ type handler struct {
 	result      *eval.Value // nil: the body
 	text        *templates.Template
 	page        *pager
+	forward     []string // the backend's forward_headers and the tool's
 	redact      func(string) string
 	// readsResponse is set when an expression or template may read
 	// `response`: only then are its headers prepared.
@@ -87,6 +88,12 @@ func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
 	h.be, h.own = c.backend(env)
 	if h.be != nil {
 		h.lim = c.Limits.resolve(h.be.limits)
+		h.forward = slices.Clone(h.be.forward)
+	}
+	for _, name := range compileForward(env, "forward_headers", c.ForwardHeaders) {
+		if !slices.Contains(h.forward, name) {
+			h.forward = append(h.forward, name)
+		}
 	}
 	if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, h.method) {
 		env.Diag("method", fmt.Sprintf("unknown method %q", c.Method))
@@ -229,6 +236,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if err != nil {
 		return nil, h.fail(err)
 	}
+	forward(ctx, h.forward, out.header)
 	var res *handlers.Result
 	if h.page != nil && h.page.follow {
 		res, err = h.follow(ctx, c, vars, out)
