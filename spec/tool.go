@@ -75,9 +75,9 @@ type Arg struct {
 	// over `auth`, such as auth.subject or auth.claims.email. A bound
 	// argument is not in the input schema, so the model cannot set it; a
 	// call that passes it anyway is refused. When the expression yields
-	// nothing (a claim the token lacks), a required argument refuses the
-	// call and an optional one is left out. Only name, type, description
-	// and required apply to a bound argument.
+	// nothing (a claim the token lacks, or empty text), a required
+	// argument refuses the call and an optional one is left out. Only
+	// name, type, description and required apply to a bound argument.
 	From string `yaml:"from,omitempty"`
 	// Items is the type of an array's elements (string, integer, number,
 	// boolean, object). Defaults to string.
