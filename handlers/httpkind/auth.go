@@ -184,10 +184,16 @@ func (a *authenticator) invalidate(ctx context.Context) {
 	}
 }
 
-// maskIn replaces the credentials found in body by ****. It costs a
-// substring search per credential when there is none, the usual case.
-func (a *authenticator) maskIn(body []byte) []byte {
-	for _, secret := range a.secrets() {
+// maskIn replaces the credentials found in body, the answer to req, by
+// ****: the backend's own, and the token exchanged for the caller that req
+// carried. It costs a substring search per credential when there is none,
+// the usual case.
+func (a *authenticator) maskIn(body []byte, req *http.Request) []byte {
+	secrets := a.secrets()
+	if a != nil && a.exchange != nil {
+		secrets = append(secrets, strings.TrimPrefix(req.Header.Get(a.header), "Bearer "))
+	}
+	for _, secret := range secrets {
 		if len(secret) >= 4 && bytes.Contains(body, []byte(secret)) {
 			body = bytes.ReplaceAll(body, []byte(secret), []byte("****"))
 		}

@@ -254,3 +254,18 @@ func TestForwardHeadersRefused(t *testing.T) {
 		t.Errorf("a tool's forward_headers: %s", got)
 	}
 }
+
+// TestTokenExchangeMasked: an API that echoes the exchanged token does not
+// show it to the model.
+func TestTokenExchangeMasked(t *testing.T) {
+	t.Parallel()
+	as, _ := exchangeServer(t, nil)
+	api := newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		jsonReply(200, map[string]any{"you_sent": r.Header.Get("Authorization")})(w, r)
+	})
+	s := build(t, withBackend(api.URL, exchangeConfig(as.URL), tool("", "")))
+	got := mustSucceed(t, callAs(t, s, ann, "t"))
+	if strings.Contains(got, "x-ann-1") || !strings.Contains(got, "Bearer ****") {
+		t.Errorf("result = %q, want the token masked", got)
+	}
+}

@@ -85,7 +85,7 @@ func (h *handler) receive(req *http.Request) (*response, error) {
 	if int64(len(body)) > h.lim.maxResponse {
 		r.body, r.truncated = body[:h.lim.maxResponse], true
 	}
-	r.body = h.be.auth.maskIn(r.body) // an API may echo a credential; the model must not see it
+	r.body = h.be.auth.maskIn(r.body, req) // an API may echo a credential; the model must not see it
 	return r, nil
 }
 

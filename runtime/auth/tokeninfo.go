@@ -9,7 +9,7 @@ const callerExtra = "mcpgen.caller"
 
 // Attach stores c in ti, the token information the go-sdk carries from the
 // HTTP request to the request handlers (RequestExtra.TokenInfo), where
-// FromTokenInfo finds it. The HTTP layer calls it once the token is
+// CallerFromTokenInfo finds it. The HTTP layer calls it once the token is
 // verified; it returns ti.
 func Attach(ti *sdkauth.TokenInfo, c *Caller) *sdkauth.TokenInfo {
 	if ti.Extra == nil {
@@ -19,8 +19,8 @@ func Attach(ti *sdkauth.TokenInfo, c *Caller) *sdkauth.TokenInfo {
 	return ti
 }
 
-// FromTokenInfo returns the caller Attach stored in ti, or nil.
-func FromTokenInfo(ti *sdkauth.TokenInfo) *Caller {
+// CallerFromTokenInfo returns the caller Attach stored in ti, or nil.
+func CallerFromTokenInfo(ti *sdkauth.TokenInfo) *Caller {
 	if ti == nil {
 		return nil
 	}

@@ -20,7 +20,7 @@ func incoming(next mcp.MethodHandler) mcp.MethodHandler {
 		if extra == nil {
 			return next(ctx, method, req)
 		}
-		if c := auth.FromTokenInfo(extra.TokenInfo); c != nil && auth.CallerFrom(ctx) == nil {
+		if c := auth.CallerFromTokenInfo(extra.TokenInfo); c != nil && auth.CallerFrom(ctx) == nil {
 			ctx = auth.WithCaller(ctx, c)
 		}
 		return next(handlers.WithIncomingHeader(ctx, extra.Header), method, req)
