@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const limitConfig = `version: 1
@@ -112,4 +113,39 @@ func TestRateLimitStoreDown(t *testing.T) {
 	if !strings.Contains(logs.String(), "store down") {
 		t.Errorf("the operator log does not say why: %q", logs.String())
 	}
+}
+
+// BenchmarkCallEcho and BenchmarkCallEchoAsCaller measure what acting as
+// the caller adds to tools/call (in memory): a rate limit per caller, an
+// argument bound to the subject, `auth` in an expression.
+func BenchmarkCallEcho(b *testing.B) {
+	srv := mustCompile(b, `version: 1
+tools:
+  - {name: ping, description: d, handler: {kind: echo, result: "${{ 'pong' }}"}}
+`, nil)
+	benchCall(b, connect(b, srv.MCP()))
+}
+
+func BenchmarkCallEchoAsCaller(b *testing.B) {
+	srv := mustCompile(b, `version: 1
+server: {http: {auth: {claims: {email: string}}}, rate_limit: {per_caller: 1000000000/s}}
+tools:
+  - name: ping
+    description: d
+    args: [{name: owner, from: auth.subject, required: true}]
+    handler: {kind: echo, result: "${{ args.owner == auth.subject ? 'pong' : 'no' }}"}
+`, nil)
+	ctx := auth.WithCaller(context.Background(), alice)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	benchCall(b, cs)
 }

@@ -63,11 +63,12 @@ func (m *Memory) Allow(_ context.Context, key string, l Limit) (time.Duration, e
 		b = &bucket{lim: rate.NewLimiter(rate.Limit(l.Rate), l.Burst)}
 		m.buckets[key] = b
 	}
-	r := b.lim.ReserveN(now, 1)
-	if !r.OK() { // a burst of 0: never
-		return time.Duration(float64(time.Second) / max(l.Rate, 1e-9)), nil
-	}
-	if d := r.DelayFrom(now); d > 0 {
+	if !b.lim.AllowN(now, 1) {
+		r := b.lim.ReserveN(now, 1) // only to learn the wait: given back at once
+		if !r.OK() {                // a burst of 0: never
+			return time.Duration(float64(time.Second) / max(l.Rate, 1e-9)), nil
+		}
+		d := r.DelayFrom(now)
 		r.CancelAt(now)
 		return d, nil
 	}

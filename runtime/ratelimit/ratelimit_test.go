@@ -106,3 +106,22 @@ func TestMemoryConcurrent(t *testing.T) {
 		t.Errorf("%d calls allowed, want 50", n)
 	}
 }
+
+// BenchmarkMemoryAllow measures one decision for one of 1,000 callers.
+func BenchmarkMemoryAllow(b *testing.B) {
+	m := NewMemory()
+	l := Limit{Rate: 1, Burst: 1 << 30} // never full again: no bucket is swept
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprint("tool\x00caller", i)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if d, _ := m.Allow(ctx, keys[i%len(keys)], l); d != 0 {
+			b.Fatal("refused")
+		}
+		i++
+	}
+}
