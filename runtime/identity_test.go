@@ -170,7 +170,7 @@ func countingServer(t *testing.T, config string) (*Server, *atomic.Int64) {
 
 // sessionAs connects a go-sdk client to srv over in-memory transports, as
 // caller c: the server session's context carries c.
-func sessionAs(t *testing.T, srv *Server, c *auth.Caller) *mcp.ClientSession {
+func sessionAs(t testing.TB, srv *Server, c *auth.Caller) *mcp.ClientSession {
 	t.Helper()
 	ctx := auth.WithCaller(context.Background(), c)
 	ct, st := mcp.NewInMemoryTransports()

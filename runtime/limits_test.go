@@ -11,7 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const limitConfig = `version: 1
@@ -135,17 +134,5 @@ tools:
     args: [{name: owner, from: auth.subject, required: true}]
     handler: {kind: echo, result: "${{ args.owner == auth.subject ? 'pong' : 'no' }}"}
 `, nil)
-	ctx := auth.WithCaller(context.Background(), alice)
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cs.Close() })
-	benchCall(b, cs)
+	benchCall(b, sessionAs(b, srv, alice))
 }
