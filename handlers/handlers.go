@@ -4,11 +4,78 @@
 //
 // Each backend lives in a package of its own (shellkind, httpkind, sqlkind)
 // and is registered in a Registry value; nothing registers itself in init.
+//
+// # Writing a kind
+//
+// A kind is a package named for it with "kind" after (echokind). Its config
+// struct is what users write under `handler:`; the loader decodes the YAML
+// into it strictly, and the JSON Schema and reference docs are generated
+// from it, so every field gets a doc comment written for the YAML author.
+// Rules are declared, not checked by hand: `jsonschema:"required"` and
+// `jsonschema:"enum=a,enum=b"` for required fields and enumerations, an
+// `mcpgen:"exactly_one=NAME"` or `mcpgen:"at_most_one=NAME"` option for
+// keys that exclude each other (package spec/rule). Build is called only
+// when the decoded config keeps them.
+//
+//	// Config is the `handler:` of a tool of kind echo.
+//	type Config struct {
+//		// Text is echoed back, a value that may hold ${{ expressions }}.
+//		Text *spec.Value `yaml:"text,omitempty" mcpgen:"exactly_one=what"`
+//		// Args echoes all the arguments as JSON.
+//		Args bool `yaml:"args,omitempty" mcpgen:"exactly_one=what"`
+//		// Case is upper or lower.
+//		Case string `yaml:"case,omitempty" jsonschema:"enum=upper,enum=lower"`
+//	}
+//
+// Build checks what the declarations cannot say and compiles expressions
+// and templates through the BuildEnv, which reports every problem with the
+// position of the field in the user's file (DiagAt, at a character inside
+// it). It reports every problem it finds, not only the first, and returns
+// nil when env.Failed(): a problem found by Diag, DiagAt, Compile or
+// Template all count.
+//
+//	func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
+//		h := &handler{upper: c.Case == "upper", all: c.Args}
+//		if c.Text != nil {
+//			h.text = env.Compile("text", c.Text, nil)
+//		}
+//		if env.Failed() {
+//			return nil
+//		}
+//		return h
+//	}
+//
+// The Handler answers calls; a returned error is the tool's error result.
+// A handler that holds something to release (a pool, a process)
+// implements io.Closer: it is closed on shutdown, and after a failed build.
+// A kind reaches shared `backends:` entries through env.Backend and compares
+// its errors with errors.Is (ErrNoBackend, ErrUnknownBackend,
+// ErrBackendFailed), never by their text.
+//
+//	func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+//		v, err := h.text.Eval(map[string]any{"args": c.Args, "steps": c.Steps})
+//		...
+//		return handlers.TextResult(s), nil
+//	}
+//
+//	func (h *handler) Close() error { return nil }
+//
+//	var (
+//		_ handlers.Config  = (*Config)(nil)
+//		_ handlers.Handler = (*handler)(nil)
+//		_ io.Closer        = (*handler)(nil)
+//	)
+//
+// Kind() returns the Kind value that cmd/mcpgen (handlers/builtin) puts in
+// its Registry. Tests run the shared behaviour suite, handlertest.Run, with
+// a Suite of configs that hang, time out, produce too much and fail, and
+// check diagnostics with handlertest.Diagnose.
 package handlers
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -59,6 +126,16 @@ type BuildEnv interface {
 	// Diag reports an error at field, a dotted path inside the handler's
 	// config such as "headers.Authorization" or "command[2]".
 	Diag(field, msg string)
+	// DiagAt reports an error at byte off of the text of field, a string:
+	// a placeholder inside an SQL statement, an expression inside a longer
+	// string. The position points at that character where the field's
+	// YAML style lets it be known (plain and quoted text on one line,
+	// literal blocks), and at the field otherwise.
+	DiagAt(field string, off int, msg string)
+	// Failed reports whether an error has been reported while building this
+	// handler: through Diag or DiagAt, or by Compile or Template returning
+	// nil. Build returns nil when it has.
+	Failed() bool
 	// Warn reports a warning at field.
 	Warn(field, msg string)
 	// Compile compiles a value whose strings may hold ${{ expressions }}
@@ -70,7 +147,9 @@ type BuildEnv interface {
 	// vars. Errors are reported at field; the result is nil then.
 	Template(field, text string, vars ...string) *templates.Template
 	// Backend returns the shared resource opened for the named entry of
-	// `backends`, or an error saying why there is none.
+	// `backends` (the handler's own `backend:` when name is empty), or an
+	// error saying why there is none: ErrNoBackend, ErrUnknownBackend or
+	// ErrBackendFailed, wrapped with the name.
 	Backend(name string) (any, error)
 	// Path resolves a path written in the config relative to the directory
 	// of the file it was written in.
@@ -78,6 +157,16 @@ type BuildEnv interface {
 	// Redact masks every secret (value taken from the environment) in s.
 	Redact(s string) string
 }
+
+// Errors of BuildEnv.Backend; compare with errors.Is.
+var (
+	// ErrNoBackend: the handler has no `backend:` and no name was given.
+	ErrNoBackend = errors.New("no backend named")
+	// ErrUnknownBackend: no entry of `backends` has that name.
+	ErrUnknownBackend = errors.New("unknown backend")
+	// ErrBackendFailed: the entry's configuration was reported as wrong.
+	ErrBackendFailed = errors.New("backend failed to build")
+)
 
 // ToolAnnotations is implemented by the BuildEnv of a tool's handler. It
 // gives the tool's declared annotations (nil when it has none), so that a

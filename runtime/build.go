@@ -10,7 +10,6 @@ package runtime
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,7 +18,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
@@ -136,12 +134,13 @@ func (b *builder) server(f *load.File) {
 	if s.HTTP != nil {
 		b.httpConfig(f, s.HTTP)
 		if s.HTTP.Auth != nil {
-			b.authConfig(f, s.HTTP.Auth)
+			b.claimsConfig(f, s.HTTP.Auth)
 		}
 	}
 	if s.RateLimit != nil {
 		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
+	b.srv.stdio = s.Stdio
 }
 
 // reporter records diagnostics about file f.
@@ -160,14 +159,17 @@ func (b *builder) errorf(f *load.File, path, format string, args ...any) {
 }
 
 // entries builds each entry of list, at path[i], and keeps what build
-// returns that is not nil; a nil entry (a bare `-`) is reported as empty.
+// returns that is not nil; a nil entry (a bare `-`) is reported as empty
+// (unless empty is "": the loader reported it).
 func entries[S, T any](b *builder, f *load.File, path, empty string, list []*S,
 	build func(i int, path string, s *S) *T) []*T {
 	var out []*T
 	for i, s := range list {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		if s == nil {
-			b.errorf(f, p, "%s", empty)
+			if empty != "" {
+				b.errorf(f, p, "%s", empty)
+			}
 			continue
 		}
 		if t := build(i, p, s); t != nil {
@@ -236,13 +238,12 @@ func (b *builder) openBackends(f *load.File) {
 			b.backends[name] = broken
 			continue
 		}
-		entry := &backendEntry{kind: h.Kind}
-		entry.value = cfg.Open(env)
-		if entry.value == nil {
-			entry.err = fmt.Errorf("backend %q failed to build", name)
-		}
+		entry := &backendEntry{kind: h.Kind, value: cfg.Open(env)}
 		if c, ok := entry.value.(io.Closer); ok {
-			b.srv.closers = append(b.srv.closers, c)
+			b.srv.closers = append(b.srv.closers, c) // closed with the server, or now if the build fails
+		}
+		if entry.value == nil {
+			entry.value, entry.err = nil, fmt.Errorf("backend %q: %w", name, handlers.ErrBackendFailed)
 		}
 		b.backends[name] = entry
 		if entry.value != nil {
@@ -293,12 +294,14 @@ func (b *builder) buildHandler(f *load.File, path string, h *spec.Handler, args 
 		return nil
 	}
 	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend, annotations: ann, extra: extra}
-	before := b.ds.Errors()
 	hd := cfg.Build(env)
 	if c, ok := hd.(io.Closer); ok {
 		b.srv.closers = append(b.srv.closers, c)
 	}
-	if hd == nil && b.ds.Errors() == before {
+	switch {
+	case env.Failed():
+		return nil
+	case hd == nil:
 		b.errorf(f, path, "handler failed to build")
 	}
 	return hd
@@ -314,6 +317,7 @@ type buildEnv struct {
 	backend string
 	// annotations of the tool being built; nil for a resource's handler
 	annotations *spec.Annotations
+	failed      bool // an error was reported
 }
 
 // Annotations implements handlers.ToolAnnotations.
@@ -321,9 +325,16 @@ func (e *buildEnv) Annotations() *spec.Annotations { return e.annotations }
 
 func (e *buildEnv) Logger() *slog.Logger { return e.b.opts.Logger }
 
-func (e *buildEnv) Diag(field, msg string) {
-	e.b.diag(e.f, load.Error, load.JoinPath(e.path, field), msg, "")
+func (e *buildEnv) Diag(field, msg string) { e.DiagAt(field, -1, msg) }
+
+func (e *buildEnv) DiagAt(field string, off int, msg string) {
+	e.failed = true
+	path := load.JoinPath(e.path, field)
+	d := e.b.reporter(e.f)
+	d.AtOffset(load.Error, e.f.Node(path), off, path, msg, "")
 }
+
+func (e *buildEnv) Failed() bool { return e.failed }
 
 func (e *buildEnv) Warn(field, msg string) {
 	e.b.diag(e.f, load.Warning, load.JoinPath(e.path, field), msg, "")
@@ -338,6 +349,7 @@ func (e *buildEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Va
 	if _, ok := e.extra[authName]; ok {
 		e.b.readsAuth(e.f, path, val)
 	}
+	e.failed = e.failed || val == nil
 	return val
 }
 
@@ -363,7 +375,9 @@ func (e *buildEnv) Template(field, text string, vars ...string) *templates.Templ
 	for _, v := range vars {
 		roots[v] = nil
 	}
-	return e.b.template(e.f, load.JoinPath(e.path, field), text, roots)
+	t := e.b.template(e.f, load.JoinPath(e.path, field), text, roots)
+	e.failed = e.failed || t == nil
+	return t
 }
 
 func (e *buildEnv) Backend(name string) (any, error) {
@@ -371,11 +385,14 @@ func (e *buildEnv) Backend(name string) (any, error) {
 		name = e.backend
 	}
 	if name == "" {
-		return nil, errors.New("no backend named")
+		return nil, handlers.ErrNoBackend
 	}
 	entry, ok := e.b.backends[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown backend %q", name)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%w %q", handlers.ErrUnknownBackend, name)
+	case entry.broken:
+		return nil, fmt.Errorf("backend %q: %w", name, handlers.ErrBackendFailed)
 	}
 	return entry.value, entry.err
 }
@@ -402,47 +419,34 @@ func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map
 	return v
 }
 
-// template parses text at path; errors point inside the scalar when it is
-// on one line.
+// template parses text at path; errors point at their character inside
+// the scalar when its style lets the position be known.
 func (b *builder) template(f *load.File, path, text string, roots map[string][]string) *templates.Template {
 	t, err := b.tmpls.Parse(path, text, roots)
 	if err == nil {
 		return t
 	}
-	n := f.Node(path)
 	d := b.reporter(f)
-	if line, col, ok := blockPosition(d, n, text, err); ok {
-		b.ds = append(b.ds, load.Diagnostic{File: f.Path, Line: line, Col: col,
-			Path: path, Message: err.Msg, Hint: err.Hint, Severity: load.Error})
-		return nil
-	}
-	if err.Line == 1 && err.Col > 0 {
-		d.AtOffset(load.Error, n, err.Col-1, path, err.Msg, err.Hint)
-	} else {
-		d.AtOffset(load.Error, n, -1, path, err.Msg, err.Hint)
-	}
+	d.AtOffset(load.Error, f.Node(path), templateOffset(text, err), path, err.Msg, err.Hint)
 	return nil
 }
 
-// blockPosition places a template error inside a literal block scalar (|),
-// whose text line k is line k after the indicator, less the block's
-// indentation. It reports false when the source does not show that line.
-func blockPosition(d load.Reporter, n *yaml.Node, text string, err *templates.Error) (int, int, bool) {
-	lines := strings.Split(text, "\n")
-	if n.Style != yaml.LiteralStyle || err.Line < 1 || err.Line > len(lines) {
-		return 0, 0, false
+// templateOffset is the byte offset in text of a template error's line and
+// column, or -1 when the error has no position.
+func templateOffset(text string, err *templates.Error) int {
+	if err.Line < 1 || err.Line == 1 && err.Col < 1 {
+		return -1
 	}
-	src := string(d.Line(n.Line + err.Line))
-	tl := lines[err.Line-1]
-	indent := len(src) - len(tl)
-	if indent < 0 || src[indent:] != tl || strings.TrimLeft(src[:indent], " ") != "" {
-		return 0, 0, false
+	off := 0
+	for range err.Line - 1 {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
 	}
-	col := indent + 1
-	if err.Col > 0 {
-		col += utf8.RuneCountInString(tl[:min(err.Col-1, len(tl))])
-	}
-	return n.Line + err.Line, col, true
+	line, _, _ := strings.Cut(text[off:], "\n")
+	return off + min(max(err.Col-1, 0), len(line))
 }
 
 func argNames(t types.Type) []string {

@@ -4,12 +4,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"mime"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,21 +28,13 @@ type block struct {
 
 // blocks compiles content blocks; roots are the names templates may use.
 func (b *builder) blocks(f *load.File, path string, cs []*spec.Content, roots map[string][]string) []*block {
-	return entries(b, f, path, "empty content block; give one of text, image, audio, resource, resource_link", cs,
+	return entries(b, f, path, "", cs, // an empty block is reported when the file loads
 		func(_ int, p string, c *spec.Content) *block { return b.block(f, p, c, roots) })
 }
 
+// block compiles one content block; the loader has checked that it has
+// exactly one kind.
 func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[string][]string) *block {
-	set := 0
-	for _, isSet := range []bool{c.Text != nil, c.Image != nil, c.Audio != nil, c.Resource != nil, c.ResourceLink != nil} {
-		if isSet {
-			set++
-		}
-	}
-	if set != 1 {
-		b.errorf(f, path, "a content block has exactly one of text, image, audio, resource, resource_link; this one has %d", set)
-		return nil
-	}
 	switch {
 	case c.Text != nil:
 		return &block{kind: "text", text: b.template(f, path+".text", *c.Text, roots)}
@@ -52,11 +44,12 @@ func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[st
 		return b.binary(f, path+".audio", "audio", c.Audio)
 	case c.Resource != nil:
 		return b.embedded(f, path+".resource", c.Resource, roots)
-	default:
+	case c.ResourceLink != nil:
 		l := c.ResourceLink
 		return &block{kind: "resource_link", uri: b.template(f, path+".resource_link.uri", l.URI, roots),
 			name: b.template(f, path+".resource_link.name", l.Name, roots), desc: l.Description, mimeType: l.MimeType}
 	}
+	return nil
 }
 
 // binary reads inline base64 or a file into an image or audio block.
@@ -64,12 +57,12 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 	blk := &block{kind: kind, mimeType: bin.MimeType}
 	switch {
 	case bin.Data != "" && bin.File != "":
-		b.errorf(f, path, "give either data or file, not both")
+		return nil // reported when the file loaded
 	case bin.File != "":
 		if b.kernelPath(f, path+".file", resolvePath(f, bin.File)) {
 			return nil
 		}
-		data, err := os.ReadFile(resolvePath(f, bin.File))
+		data, err := regfile.Read(resolvePath(f, bin.File), 0)
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 			return nil
@@ -85,8 +78,7 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 		}
 		blk.data = data
 	default:
-		b.errorf(f, path, "give data (base64) or file")
-		return nil
+		return nil // reported when the file loaded
 	}
 	if blk.mimeType == "" {
 		b.errorf(f, path+".mime_type", "missing mime_type")
@@ -97,14 +89,11 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 }
 
 func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots map[string][]string) *block {
-	c, n := b.contents(f, path, e.Text, e.Blob, e.MimeType, roots)
+	c := b.contents(f, path, e.Text, e.Blob, e.MimeType, roots)
 	blk := &block{kind: "resource", mimeType: c.mimeType, text: c.text, data: c.blob,
 		uri: b.template(f, path+".uri", e.URI, roots)}
-	if e.File != "" {
-		n++
-	}
 	if e.File != "" && !b.kernelPath(f, path+".file", resolvePath(f, e.File)) {
-		data, err := os.ReadFile(resolvePath(f, e.File))
+		data, err := regfile.Read(resolvePath(f, e.File), 0)
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 		}
@@ -115,9 +104,6 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 		} else {
 			blk.data = data
 		}
-	}
-	if n != 1 {
-		b.errorf(f, path, "an embedded resource has exactly one of text, blob, file")
 	}
 	return blk
 }

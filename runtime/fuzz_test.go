@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -12,33 +11,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/load/fuzzseed"
 )
 
 // fuzzEnv is the environment fuzzed configs are loaded with.
 var fuzzEnv = map[string]string{"HOST": "api.example.com", "EMPTY": "", "N": "3", "Ü": "x"}
 
-// addSeeds adds every file matching the patterns to f's corpus.
-func addSeeds(f *testing.F, patterns ...string) {
-	for _, p := range patterns {
-		paths, _ := filepath.Glob(p)
-		for _, path := range paths {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-		}
-	}
-}
-
 // FuzzBuild loads and builds arbitrary bytes: it never panics and every
 // diagnostic points at a line of the file (and a column on that line).
-// Loading alone is fuzzed by load.FuzzBytes.
+// Loading alone is fuzzed by load.FuzzBytes. Large seeds are split (see
+// fuzzseed).
 func FuzzBuild(f *testing.F) {
-	addSeeds(f, filepath.Join("..", "examples", "*.yaml"), filepath.Join("..", "examples", "*", "*.yaml"),
-		filepath.Join("testdata", "diag", "*.yaml"))
+	fuzzseed.AddFiles(f, "../examples/*.yaml", "../examples/*/*.yaml", "testdata/diag/*.yaml")
 	for _, s := range []string{fullConfig, resourceConfig, argsConfig, outputConfig, "version: 1\n", "{}", "[", "\t"} {
-		f.Add([]byte(s))
+		fuzzseed.Add(f, []byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, ds := load.Bytes("fuzz.yaml", data, load.Options{LookupEnv: envMap(fuzzEnv)})
@@ -50,7 +36,7 @@ func FuzzBuild(f *testing.F) {
 			}
 			ds = append(ds, bds...)
 		}
-		lines := bytes.Split(data, []byte("\n"))
+		lines := fuzzseed.Lines(data)
 		for _, d := range ds {
 			checkPosition(t, d, lines)
 		}

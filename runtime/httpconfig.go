@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -13,6 +14,14 @@ import (
 // HTTP returns the config's `server.http` section, nil when it has none.
 // Package transport reads its listen address and options from it.
 func (s *Server) HTTP() *spec.HTTP { return s.http }
+
+// Auth returns the guard that authenticates HTTP requests
+// (`server.http.auth`), nil when the config has none.
+func (s *Server) Auth() *auth.Guard { return s.auth }
+
+// TLS returns the certificate files of `server.http.tls`, resolved against
+// the config file's directory; nil when the config has none.
+func (s *Server) TLS() *spec.TLS { return s.tls }
 
 // ServesHTTP reports whether the config asks to be served over HTTP (it
 // sets server.http.addr), so that `mcpgen serve` without --http serves HTTP
@@ -43,4 +52,12 @@ func (b *builder) httpConfig(f *load.File, h *spec.HTTP) {
 			b.diag(f, load.Error, "server.http.addr", fmt.Sprintf("%q is not host:port", h.Addr), "e.g. 127.0.0.1:8080")
 		}
 	}
+	b.authConfig(f, h)
+	if h.TLS != nil {
+		b.tlsConfig(f, h.TLS)
+	}
 }
+
+// Stdio returns the config's `server.stdio` section, nil when it has none.
+// Package transport reads its options from it.
+func (s *Server) Stdio() *spec.Stdio { return s.stdio }

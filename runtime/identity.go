@@ -25,7 +25,8 @@ const errNoCaller = "this tool acts for the authenticated caller, and the reques
 // identity is what the server knows of its callers: whether they
 // authenticate, and the declared types of their claims.
 type identity struct {
-	configured bool                      // server.http.auth is set
+	configured bool                      // server.http.auth has oauth or api_keys
+	given      bool                      // server.http.auth is there, complete or not
 	claims     map[string]spec.ClaimType // declared claim types, by name
 	typ        types.Map                 // the type of `auth`
 }
@@ -34,9 +35,11 @@ func newIdentity() *identity {
 	return &identity{claims: map[string]spec.ClaimType{}, typ: authType(nil)}
 }
 
-// authConfig reads server.http.auth: the claims expressions may read.
-func (b *builder) authConfig(f *load.File, a *spec.Auth) {
-	b.identity.configured = true
+// claimsConfig reads server.http.auth for expressions: whether callers
+// authenticate (oauth or api_keys), and the claims expressions may read.
+func (b *builder) claimsConfig(f *load.File, a *spec.Auth) {
+	b.identity.configured = a.OAuth != nil || len(a.APIKeys) > 0
+	b.identity.given = true
 	for _, name := range slices.Sorted(maps.Keys(a.Claims)) {
 		t := a.Claims[name]
 		if !slices.Contains(spec.ClaimTypes, string(t)) {
@@ -147,7 +150,8 @@ func (b *builder) readsAuth(f *load.File, path string, v *eval.Value) {
 		return
 	}
 	b.usesAuth = true
-	if !b.identity.configured {
+	// auth given without oauth or api_keys is reported where it is given
+	if !b.identity.configured && !b.identity.given {
 		b.diag(f, load.Error, path, "`auth` is the authenticated caller, and server.http.auth is not configured",
 			"configure server.http.auth; over stdio nobody authenticates")
 	}

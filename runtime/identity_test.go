@@ -17,6 +17,7 @@ const identityConfig = `version: 1
 server:
   http:
     auth:
+      api_keys: [{name: t, key: test-key-0123456789}]
       claims: {email: string, groups: array, level: integer}
 tools:
   - name: whoami
@@ -202,29 +203,36 @@ tools:
     args: [{name: owner, from: auth.subject}]
     handler: {kind: echo, result: "${{ args.owner }}"}
 `, "mcpgen.yaml:5:32: tools[0].args[0].from: `auth` is the authenticated caller"},
-		{"typed claim", `version: 1
+		{"claims alone authenticate nobody", `version: 1
 server: {http: {auth: {claims: {email: string}}}}
+tools:
+  - name: t
+    description: d
+    handler: {kind: echo, result: "${{ auth.claims.email }}"}
+`, "server.http.auth: auth needs oauth or api_keys"},
+		{"typed claim", `version: 1
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}], claims: {email: string}}}}
 tools:
   - name: t
     description: d
     handler: {kind: echo, result: "${{ auth.claims.email * 2 }}"}
 `, "tools[0].handler.result: expr: invalid operation: * (mismatched types string and int)"},
 		{"unknown field", `version: 1
-server: {http: {auth: {}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}]}}}
 tools:
   - name: t
     description: d
     handler: {kind: echo, result: "${{ auth.subjet }}"}
 `, `expr: unknown field subjet; did you mean "subject"?`},
 		{"no token", `version: 1
-server: {http: {auth: {}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}]}}}
 tools:
   - name: t
     description: d
     handler: {kind: echo, result: "${{ auth.token }}"}
 `, `expr: unknown field token`},
 		{"from reads args", `version: 1
-server: {http: {auth: {}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}]}}}
 tools:
   - name: t
     description: d
@@ -232,7 +240,7 @@ tools:
     handler: {kind: echo, result: "${{ args.owner }}"}
 `, `tools[0].args[0].from: expr: unknown name args`},
 		{"constraint on a bound arg", `version: 1
-server: {http: {auth: {}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}]}}}
 tools:
   - name: t
     description: d
@@ -240,10 +248,10 @@ tools:
     handler: {kind: echo, result: "${{ args.owner }}"}
 `, `tools[0].args[0].default: default does not apply to an argument bound with from`},
 		{"unknown claim type", `version: 1
-server: {http: {auth: {claims: {email: text}}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}], claims: {email: text}}}}
 `, `server.http.auth.claims.email: unknown claim type "text"; use one of string, number, integer, boolean, array or object`},
 		{"auth in a resource", `version: 1
-server: {http: {auth: {}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}]}}}
 resources:
   - uri: docs://me
     name: me

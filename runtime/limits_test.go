@@ -127,7 +127,7 @@ tools:
 
 func BenchmarkCallEchoAsCaller(b *testing.B) {
 	srv := mustCompile(b, `version: 1
-server: {http: {auth: {claims: {email: string}}}, rate_limit: {per_caller: 1000000000/s}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}], claims: {email: string}}}, rate_limit: {per_caller: 1000000000/s}}
 tools:
   - name: ping
     description: d

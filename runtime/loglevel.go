@@ -12,7 +12,8 @@ import (
 // logging/setLevel, which the SDK keeps to itself, so that handlers can
 // skip building log messages the client will not receive.
 type logLevels struct {
-	m sync.Map // *mcp.ServerSession → mcp.LoggingLevel
+	m   sync.Map // *mcp.ServerSession → mcp.LoggingLevel
+	ids sync.Map // session ID → struct{}, for the sessions in m that have one
 }
 
 // middleware records the level of every successful logging/setLevel, and
@@ -27,11 +28,30 @@ func (l *logLevels) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		ss, ok2 := req.GetSession().(*mcp.ServerSession)
 		if ok1 && ok2 {
 			if _, known := l.m.Swap(ss, p.Level); !known {
-				go func() { ss.Wait(); l.m.Delete(ss) }()
+				id := ss.ID()
+				if id != "" {
+					l.ids.Store(id, struct{}{})
+				}
+				go func() { ss.Wait(); l.m.Delete(ss); l.ids.Delete(id) }()
 			}
 		}
 		return res, err
 	}
+}
+
+// QuietCall reports whether a call of the named tool, whose request asks
+// for no progress and no logs, sends the client nothing while it runs: the
+// tool has no steps, and the session with this ID ("" for none) asked for
+// no logs. A transport may then answer it without an event stream.
+func (s *Server) QuietCall(tool, sessionID string) bool {
+	t, ok := s.toolIndex[tool]
+	return ok && len(t.steps) == 0 && (sessionID == "" || !s.logLevels.setBySession(sessionID))
+}
+
+// setBySession reports whether the session with this ID asked for logs.
+func (l *logLevels) setBySession(id string) bool {
+	_, ok := l.ids.Load(id)
+	return ok
 }
 
 var slogLevels = map[mcp.LoggingLevel]slog.Level{

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -17,6 +18,7 @@ type prompt struct {
 	roles      []mcp.Role
 	messages   []*block
 	completers map[string]handlers.Handler // by argument, from complete_from
+	scopes     []string                    // a caller needs them all, over authenticated HTTP
 }
 
 func (b *builder) prompts(f *load.File) {
@@ -27,7 +29,8 @@ func (b *builder) prompts(f *load.File) {
 func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
 	b.named(f, path, "prompt", p.Name)
-	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments}
+	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments, scopes: p.Scopes}
+	b.scopeList(f, path+".scopes", p.Scopes)
 	var names []string
 	for i, a := range p.Arguments {
 		if a == nil {
@@ -46,18 +49,9 @@ func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	for i, m := range p.Messages {
 		mp := fmt.Sprintf("%s.messages[%d]", path, i)
 		if m == nil {
-			b.errorf(f, mp, "empty message")
-			continue
+			continue // reported when the file loaded
 		}
-		role := m.Role
-		switch role {
-		case "":
-			role = "user"
-		case "user", "assistant":
-		default:
-			b.diag(f, load.Error, mp+".role", fmt.Sprintf("unknown role %q", role), "a role is user or assistant")
-		}
-		pr.roles = append(pr.roles, mcp.Role(role))
+		pr.roles = append(pr.roles, mcp.Role(cmp.Or(m.Role, "user"))) // the loader checked the role
 		if blk := b.block(f, mp, &m.Content, roots); blk != nil {
 			pr.messages = append(pr.messages, blk)
 		}
@@ -76,9 +70,8 @@ func (b *builder) promptCompleter(f *load.File, path string, pr *prompt, a *spec
 	if a.CompleteFrom == nil {
 		return
 	}
-	if len(a.Complete) > 0 {
-		b.errorf(f, path+".complete_from", "give either complete or complete_from, not both")
-		return
+	if a.Complete != nil {
+		return // reported when the file loaded
 	}
 	if h := b.completer(f, path+".complete_from", a.CompleteFrom); h != nil {
 		if pr.completers == nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/rule"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
@@ -32,6 +33,7 @@ type resource struct {
 	complete map[string][]string
 	// completers list completion values of template variables (complete_from).
 	completers map[string]handlers.Handler
+	scopes     []string // a caller needs them all, over authenticated HTTP
 	contents
 	file    *templates.Template // path inside root
 	root    string
@@ -55,7 +57,8 @@ func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resourc
 		b.unique(f, "resource", r.URI, path+".uri")
 	}
 	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType}}
+		Description: r.Description, MIMEType: r.MimeType}, scopes: r.Scopes}
+	b.scopeList(f, path+".scopes", r.Scopes)
 	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
 	res.def.MIMEType = res.mimeType
 	if b.ds.Errors() > before {
@@ -75,7 +78,9 @@ func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTe
 	}
 	b.unique(f, "resource template", r.URITemplate, path+".uri_template")
 	res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete}
+		Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete,
+		scopes: r.Scopes}
+	b.scopeList(f, path+".scopes", r.Scopes)
 	for v := range r.Complete {
 		if !slices.Contains(res.vars, v) {
 			b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
@@ -102,7 +107,8 @@ func (b *builder) templateCompleters(f *load.File, path string, res *resource, r
 		case !slices.Contains(res.vars, v):
 			b.diag(f, load.Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
 		case len(r.Complete[v]) > 0:
-			b.errorf(f, p, "give either complete or complete_from for %q, not both", v)
+			g := rule.Group{Names: []string{"complete." + v, "complete_from." + v}}
+			b.diag(f, load.Error, p, g.Message(), rule.Found(g.Names))
 		default:
 			if h := b.completer(f, p, r.CompleteFrom[v]); h != nil {
 				if res.completers == nil {
@@ -124,32 +130,27 @@ type contents struct {
 }
 
 // contents compiles the text or the base64 blob of a resource's contents
-// and returns how many of the two are given. The MIME type is mimeType when
+// (the loader checked that at most one is given). The MIME type is mimeType when
 // given, else text/plain for text and application/octet-stream for a blob.
 func (b *builder) contents(f *load.File, path string, text *string, blob, mimeType string,
-	roots map[string][]string) (contents, int) {
+	roots map[string][]string) contents {
 	c := contents{mimeType: mimeType}
-	n := 0
 	if text != nil {
-		n++
 		c.text = b.template(f, path+".text", *text, roots)
 		c.mimeType = cmp.Or(c.mimeType, "text/plain")
 	}
 	if blob != "" {
-		n++
 		c.blob, _ = b.decodeBase64(f, path+".blob", blob)
 		c.mimeType = cmp.Or(c.mimeType, "application/octet-stream")
 	}
-	return c, n
+	return c
 }
 
 // source compiles where a resource's contents come from.
 func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string) {
 	roots := map[string][]string{"args": argNames(args)}
-	var n int
-	res.contents, n = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
+	res.contents = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
 	if src.File != "" {
-		n++
 		res.file = b.template(f, path+".file", src.File, roots)
 		res.root = resolvePath(f, src.Root)
 		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
@@ -164,11 +165,7 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 		b.errorf(f, path+".root", "root is for file-backed resources")
 	}
 	if src.Handler != nil {
-		n++
 		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, nil)
-	}
-	if n != 1 {
-		b.errorf(f, path, "a resource has exactly one of text, blob, file, handler")
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -80,23 +80,18 @@ func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceCo
 		return err
 	}
 	defer root.Close()
-	fh, err := root.Open(name)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return fmt.Errorf("cannot read %q: outside the resource root or unreadable", name)
-	}
-	defer fh.Close()
-	if st, err := fh.Stat(); err != nil || st.IsDir() {
-		return fmt.Errorf("%q is not a file: %w", name, fs.ErrNotExist)
-	}
-	body, err := io.ReadAll(io.LimitReader(fh, MaxResourceSize+1))
-	if err != nil {
+	body, err := regfile.ReadIn(root, name, MaxResourceSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return err
-	}
-	if len(body) > MaxResourceSize {
+	case errors.Is(err, regfile.ErrNotRegular):
+		return fmt.Errorf("%q is not a file: %w", name, fs.ErrNotExist)
+	case errors.Is(err, regfile.ErrTooLarge):
 		return fmt.Errorf("%q is larger than %d bytes", name, MaxResourceSize)
+	case errors.Is(err, regfile.ErrWouldBlock):
+		return fmt.Errorf("cannot read %q: %w", name, err)
+	case err != nil:
+		return fmt.Errorf("cannot read %q: outside the resource root or unreadable", name)
 	}
 	var isText bool
 	rc.MIMEType, isText = fileType(rc.MIMEType, name, body)

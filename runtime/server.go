@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -33,9 +34,12 @@ type Server struct {
 	templates []*resource
 	closers   []io.Closer
 	redact    *redactor
-	mask      *masker    // credentials, hidden in results; nil for none
-	watch     *watchSet  // files watched for resource subscribers
-	http      *spec.HTTP // the config's server.http section, if any
+	mask      *masker     // credentials, hidden in results; nil for none
+	watch     *watchSet   // files watched for resource subscribers
+	http      *spec.HTTP  // the config's server.http section, if any
+	stdio     *spec.Stdio // the config's server.stdio section, if any
+	auth      *auth.Guard // authenticates HTTP requests; nil for none
+	tls       *spec.TLS   // certificate files, resolved; nil for plain HTTP
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any // opened shared backends, by name
@@ -126,6 +130,7 @@ func (s *Server) MCP() *mcp.Server {
 	if len(s.tools) > 0 {
 		srv.AddReceivingMiddleware(s.toolsMiddleware)
 	}
+	srv.AddReceivingMiddleware(s.callerMiddleware) // outside the others: they see the caller
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return s.getPrompt(ctx, p, req.Params.Arguments)

@@ -74,22 +74,9 @@ func withRoot(roots map[string][]string, name string, below []string) map[string
 }
 
 func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[string][]string) *step {
-	if st == nil {
-		b.errorf(f, path, "empty step; give one of log, progress, sleep, sample, elicit, close_stream")
-		return nil
-	}
-	set := 0
-	for _, isSet := range []bool{st.Log != nil, st.Progress != nil, st.Sleep != nil, st.Sample != nil,
-		st.Elicit != nil, st.CloseStream != nil} {
-		if isSet {
-			set++
-		}
-	}
-	if set != 1 {
-		b.errorf(f, path, "a step has exactly one of log, progress, sleep, sample, elicit, close_stream; this one has %d", set)
-		return nil
-	}
 	switch {
+	case st == nil:
+		return nil // reported when the file loaded, as a step without an action
 	case st.Log != nil:
 		return b.logStep(f, path+".log", st.Log, roots)
 	case st.Progress != nil:
@@ -101,13 +88,14 @@ func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[strin
 		return b.sampleStep(f, path+".sample", st.Sample, roots)
 	case st.Elicit != nil:
 		return b.elicitStep(f, path+".elicit", st.Elicit, roots)
-	default:
+	case st.CloseStream != nil:
 		retry := time.Duration(st.CloseStream.Retry)
 		if retry <= 0 {
 			retry = 100 * time.Millisecond
 		}
 		return &step{kind: "close_stream", wait: retry}
 	}
+	return nil // no action: reported when the file loaded
 }
 
 func (b *builder) logStep(f *load.File, path string, l *spec.LogStep, roots map[string][]string) *step {

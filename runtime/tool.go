@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -22,6 +23,7 @@ type tool struct {
 	in      *schema
 	out     *schema
 	handler handlers.Handler
+	backend string // what MaxCallsPerBackend counts against: the backend's name, or the kind
 	content []*block
 	steps   []*step
 	isError bool
@@ -31,6 +33,7 @@ type tool struct {
 	// authenticated caller are refused
 	needsCaller bool
 	limit       *toolLimit // nil: no rate limit
+	scopes      []string   // a caller needs them all, over authenticated HTTP
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -136,8 +139,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		argsType = eval.TypeOf(in.doc)
 	}
 	b.usesAuth = false
-	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType)}
+	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes}
 	tl.limit = b.toolLimit(f, path, t)
+	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
 		if t.Handler == nil {
@@ -151,6 +155,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		extra := types.Map{authName: b.identity.typ}
 		maps.Copy(extra, stepsType(roots["steps"]))
 		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, extra)
+		tl.backend = cmp.Or(t.Handler.Backend, t.Handler.Kind)
 		roots["result"] = nil
 		if t.Error {
 			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")
@@ -180,9 +185,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 // the one it gives, or the one generated from its args, received from ahead.
 func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *schema {
 	switch {
-	case t.InputSchema != nil && len(t.Args) > 0:
-		b.errorf(f, path+".input_schema", "give either args or input_schema, not both")
-		return nil
+	case t.InputSchema != nil && t.Args != nil:
+		return nil // reported when the file loaded
 	case t.InputSchema != nil:
 		return b.schemaAt(f, path+".input_schema", t.Name+"/input", t.InputSchema)
 	}

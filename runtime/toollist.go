@@ -77,3 +77,16 @@ func decodeToolsCursor(cursor string, n int) (int, bool) {
 	}
 	return pos, true
 }
+
+// ToolBackends maps each tool with a handler to what its calls load: the
+// name of its shared backend, or its handler's kind. Package transport caps
+// the calls running at once on each.
+func (s *Server) ToolBackends() map[string]string {
+	out := map[string]string{}
+	for _, t := range s.tools {
+		if t.backend != "" {
+			out[t.def.Name] = t.backend
+		}
+	}
+	return out
+}

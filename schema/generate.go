@@ -28,11 +28,11 @@ var (
 // configuration types of kinds. root is the module's root directory, whose
 // Go sources give the descriptions.
 func Generate(kinds []handlers.Kind, root string) ([]byte, error) {
-	g := &generator{kinds: kinds, defs: jsonschema.Definitions{}}
+	g := &generator{kinds: kinds, defs: jsonschema.Definitions{}, types: map[string]reflect.Type{}}
 	g.r = &jsonschema.Reflector{
 		FieldNameTag:               "yaml",
 		RequiredFromJSONSchemaTags: true,
-		Namer:                      defName,
+		Namer:                      g.name,
 		Mapper:                     g.mapType,
 	}
 	if err := g.comments(root); err != nil {
@@ -56,7 +56,8 @@ func Generate(kinds []handlers.Kind, root string) ([]byte, error) {
 type generator struct {
 	r     *jsonschema.Reflector
 	kinds []handlers.Kind
-	defs  jsonschema.Definitions // definitions reflected from the kinds
+	defs  jsonschema.Definitions  // definitions reflected from the kinds
+	types map[string]reflect.Type // the Go type of each definition
 }
 
 // defName names a definition: spec's types by their name, others (a kind's
@@ -87,6 +88,7 @@ func (g *generator) build() (*jsonschema.Schema, error) {
 	for name, d := range g.defs {
 		s.Definitions[name] = d
 	}
+	g.addRules(s.Definitions)
 	backends, ok := s.Properties.Get("backends")
 	if !ok {
 		return nil, fmt.Errorf("spec.Config has no backends field")

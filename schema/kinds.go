@@ -12,7 +12,8 @@ import (
 // handler is the schema of a handler (or, with configOf returning backend
 // configs, of a named backend): `kind` picks one of the kinds, and the
 // mapping must then match that kind's configuration; a handler that names
-// a `backend` may leave the kind out.
+// a `backend` may leave the kind out, and must then match the configuration
+// of one of the kinds (the schema cannot follow the name to its kind).
 func (g *generator) handler(name string, configOf func(handlers.Kind) any) *jsonschema.Schema {
 	kinds := slices.Clone(g.kinds)
 	slices.SortFunc(kinds, func(a, b handlers.Kind) int { return strings.Compare(a.Name, b.Name) })
@@ -26,16 +27,25 @@ func (g *generator) handler(name string, configOf func(handlers.Kind) any) *json
 	} else {
 		s.Required = []string{"kind"}
 	}
+	var anyKind []*jsonschema.Schema
 	for _, k := range kinds {
 		cfg := configOf(k)
 		if cfg == nil {
 			continue
 		}
 		kindProp.Enum = append(kindProp.Enum, k.Name)
+		config := g.kindConfig(k, cfg, name == "Handler")
+		anyKind = append(anyKind, config)
 		s.AllOf = append(s.AllOf, &jsonschema.Schema{
 			If: &jsonschema.Schema{Required: []string{"kind"},
 				Properties: props("kind", &jsonschema.Schema{Const: k.Name})},
-			Then: g.kindConfig(k, cfg, name == "Handler"),
+			Then: config,
+		})
+	}
+	if name == "Handler" {
+		s.AllOf = append(s.AllOf, &jsonschema.Schema{
+			If:   &jsonschema.Schema{Not: &jsonschema.Schema{Required: []string{"kind"}}},
+			Then: &jsonschema.Schema{AnyOf: anyKind},
 		})
 	}
 	return s

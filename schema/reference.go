@@ -19,6 +19,8 @@ type node struct {
 	Items       *node            `json:"items"`
 	AdditionalP *json.RawMessage `json:"additionalProperties"`
 	AnyOf       []*node          `json:"anyOf"`
+	AllOf       []*node          `json:"allOf"`
+	Not         *node            `json:"not"`
 	OneOf       []*node          `json:"oneOf"`
 	Enum        []any            `json:"enum"`
 	Pattern     string           `json:"pattern"`
@@ -82,6 +84,9 @@ func Reference(schemaJSON []byte) ([]byte, error) {
 		fmt.Fprintf(&b, "## %s\n\n", title(name))
 		if d.Description != "" {
 			b.WriteString(oneParagraph(d.Description) + "\n\n")
+		}
+		for _, r := range groupRules(d) {
+			b.WriteString(r + "\n\n")
 		}
 		table(&b, d)
 	}

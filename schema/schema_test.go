@@ -129,6 +129,7 @@ func TestSchemaValidatesConfigs(t *testing.T) {
 		{"unknown kind", head + "    handler:\n      kind: gamma\n", false},
 		{"backend only", head + "    handler:\n      backend: db\n      query: q\n", true},
 		{"neither kind nor backend", head + "    handler:\n      query: q\n", false},
+		{"backend only, misspelled field", head + "    handler:\n      backend: db\n      qeury: q\n", false},
 		{"beta backend", "version: 1\nbackends:\n  db:\n    kind: beta\n    dsn: x\n", true},
 		{"backend with a tool's field", "version: 1\nbackends:\n  db:\n    kind: beta\n    dsn: x\n    query: q\n", false},
 		{"alpha has no backends", "version: 1\nbackends:\n  a:\n    kind: alpha\n    url: u\n", false},
@@ -142,12 +143,42 @@ func TestSchemaValidatesConfigs(t *testing.T) {
 		{"a number that is not a reference", head + "    args:\n      - {name: a, minimum: lots}\n    content: [{text: hi}]\n", false},
 		{"prompt message role", "version: 1\nprompts:\n  - {name: p, description: d, messages: [{role: system, text: x}]}\n", false},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			err := s.Validate(instance(t, tt.config))
-			if (err == nil) != tt.valid {
-				t.Errorf("valid = %v, want %v (%v)\n%s", err == nil, tt.valid, err, tt.config)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { wantValid(t, s, tt.config, tt.valid) })
+	}
+}
+
+// wantValid checks whether the schema s accepts config.
+func wantValid(t *testing.T, s *jsonschema.Schema, config string, valid bool) {
+	t.Helper()
+	if err := s.Validate(instance(t, config)); (err == nil) != valid {
+		t.Errorf("valid = %v, want %v (%v)\n%s", err == nil, valid, err, config)
+	}
+}
+
+// TestSchemaRules checks the groups declared on the config types (spec/rule)
+// against the built-in kinds: the schema rejects what the loader rejects.
+func TestSchemaRules(t *testing.T) {
+	t.Parallel()
+	s, _ := compile(t, builtin.Kinds())
+	const head = "version: 1\ntools:\n  - name: t\n    description: d\n"
+	const sql = head + "    handler:\n      backend: db\n"
+	for _, tt := range []struct {
+		name, config string
+		valid        bool
+	}{
+		{"one content block", head + "    content: [{text: hi}]\n", true},
+		{"two kinds of content", head + "    content: [{text: hi, image: {data: AA==, mime_type: image/png}}]\n", false},
+		{"content of no kind", head + "    content: [{}]\n", false},
+		{"args and input_schema", head + "    args: [{name: a}]\n    input_schema: {type: object}\n    content: [{text: hi}]\n", false},
+		{"resource from text and blob", "version: 1\nresources:\n  - {uri: docs://a, name: a, text: hi, blob: AA==}\n", false},
+		{"step with two actions", head + "    steps: [{sleep: 1s, log: {message: m}}]\n    content: [{text: hi}]\n", false},
+		{"sql by backend", sql + "      query: SELECT 1\n", true},
+		{"sql by backend, misspelled", sql + "      qeury: SELECT 1\n", false},
+		{"sql query and exec", head + "    handler:\n      kind: sql\n      backend: db\n      query: SELECT 1\n      exec: DELETE FROM t\n", false},
+		{"shell command and script", head + "    handler:\n      kind: shell\n      command: [ls]\n      script: ls\n", false},
+		{"shell with neither", head + "    handler:\n      kind: shell\n      timeout: 1s\n", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) { wantValid(t, s, tt.config, tt.valid) })
 	}
 }
 

@@ -41,6 +41,8 @@ type Server struct {
 	HTTP *HTTP `yaml:"http,omitempty" mcpgen:"server"`
 	// RateLimit is the rate limit of every tool that sets none of its own.
 	RateLimit *RateLimit `yaml:"rate_limit,omitempty"`
+	// Stdio configures serving over stdio (`mcpgen serve` without --http).
+	Stdio *Stdio `yaml:"stdio,omitempty" mcpgen:"server"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

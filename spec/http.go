@@ -37,7 +37,45 @@ type HTTP struct {
 	// ShutdownTimeout is how long calls in flight may run after SIGTERM or
 	// SIGINT before they are canceled. Defaults to 10s.
 	ShutdownTimeout Duration `yaml:"shutdown_timeout,omitempty"`
-	// Auth authenticates clients; see its fields. Handler expressions see
-	// the authenticated caller as `auth`.
+	// MaxSessionsPerClient caps the live sessions opened from one client
+	// address, so that one client flooding `initialize` cannot take every
+	// session; a new session beyond it gets 429. Behind a reverse proxy
+	// every client has the proxy's address: raise it, or -1 for no cap.
+	// Defaults to 100.
+	MaxSessionsPerClient int `yaml:"max_sessions_per_client,omitempty"`
+	// MaxCalls caps the calls (tools/call, resources/read, prompts/get,
+	// completion/complete) running at once over all sessions; a call
+	// beyond it gets a JSON-RPC error saying the server is busy. -1 for
+	// no cap. Defaults to 512.
+	MaxCalls int `yaml:"max_calls,omitempty"`
+	// MaxCallsPerBackend caps the tool calls running at once on each
+	// backend (a named entry of `backends`, or each handler kind for tools
+	// configured inline), so that one slow backend cannot hold every call.
+	// -1 for no cap. Defaults to 128.
+	MaxCallsPerBackend int `yaml:"max_calls_per_backend,omitempty"`
+	// MaxConnections caps the open client connections; further clients wait
+	// to be accepted. -1 for no cap. Defaults to 2048.
+	MaxConnections int `yaml:"max_connections,omitempty"`
+	// ReadHeaderTimeout is how long a client may take to send a request's
+	// headers. Defaults to 10s.
+	ReadHeaderTimeout Duration `yaml:"read_header_timeout,omitempty"`
+	// ReadTimeout is how long a client may take to send a request's body.
+	// Defaults to 30s.
+	ReadTimeout Duration `yaml:"read_timeout,omitempty"`
+	// WriteTimeout is how long one write of a response (a JSON reply or one
+	// stream event) may take before a client that does not read is cut
+	// off. It does not limit how long a call or a stream lasts. Defaults to
+	// 30s.
+	WriteTimeout Duration `yaml:"write_timeout,omitempty"`
+	// IdleTimeout closes a kept-alive connection with no request for this
+	// long. Defaults to 2m.
+	IdleTimeout Duration `yaml:"idle_timeout,omitempty"`
+	// Auth requires every request to /mcp to be authenticated, with OAuth
+	// access tokens or API keys. Without it anyone who reaches the port can
+	// call every tool: `mcpgen serve` warns when such a server listens on
+	// anything but loopback. Handler expressions see the authenticated
+	// caller as `auth`.
 	Auth *Auth `yaml:"auth,omitempty"`
+	// TLS serves HTTPS with the given certificate and key.
+	TLS *TLS `yaml:"tls,omitempty"`
 }

@@ -13,6 +13,10 @@ type Prompt struct {
 	Arguments []*PromptArg `yaml:"arguments,omitempty"`
 	// Messages the prompt expands to, in order.
 	Messages []*Message `yaml:"messages" jsonschema:"required"`
+	// Scopes a caller must have been granted to see and get this prompt over
+	// authenticated HTTP (`server.http.auth`); a caller without them does not
+	// find it in list results, and is refused if it asks anyway.
+	Scopes []string `yaml:"scopes,omitempty"`
 }
 
 // PromptArg is one argument of a prompt.
@@ -29,20 +33,18 @@ type PromptArg struct {
 	Default string `yaml:"default,omitempty"`
 	// Complete lists values offered to the user as completions (filtered by
 	// the prefix typed so far).
-	Complete []string `yaml:"complete,omitempty"`
+	Complete []string `yaml:"complete,omitempty" mcpgen:"at_most_one=completion"`
 	// CompleteFrom is a handler (an sql query, a command) whose result lists
 	// the values offered as completions. Its expressions see `args.value`,
 	// the text typed so far, and `args.context`, the other arguments already
-	// given. Values are filtered by prefix; at most 100 are sent. Exclusive
-	// with `complete`.
-	CompleteFrom *Handler `yaml:"complete_from,omitempty"`
+	// given. Values are filtered by prefix; at most 100 are sent.
+	CompleteFrom *Handler `yaml:"complete_from,omitempty" mcpgen:"at_most_one=completion"`
 }
 
 // Message is one prompt message: a role and one content block.
 type Message struct {
 	// Role of the message: user or assistant. Defaults to user.
 	Role string `yaml:"role,omitempty" jsonschema:"enum=user,enum=assistant"`
-	// Content of the message: exactly one of text, image, audio, resource,
-	// resource_link.
+	// Content of the message: one content block.
 	Content `yaml:",inline"`
 }

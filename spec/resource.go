@@ -13,6 +13,10 @@ type Resource struct {
 	// MimeType of the contents. Guessed from the file name for `file`;
 	// text/plain for `text`.
 	MimeType string `yaml:"mime_type,omitempty"`
+	// Scopes a caller must have been granted to see and read this resource
+	// over authenticated HTTP (`server.http.auth`); a caller without them
+	// does not find it in list results, and is refused if it asks anyway.
+	Scopes []string `yaml:"scopes,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
@@ -39,26 +43,30 @@ type ResourceTemplate struct {
 	// `args.context`, the other variables already given. Values are
 	// filtered by prefix; at most 100 are sent.
 	CompleteFrom map[string]*Handler `yaml:"complete_from,omitempty"`
+	// Scopes a caller must have been granted to see and read the template
+	// and its resources over authenticated HTTP (`server.http.auth`); a
+	// caller without them does not find it in list results, and is refused
+	// if it asks anyway.
+	Scopes []string `yaml:"scopes,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
 
-// Source says where a resource's contents come from: exactly one of text,
-// blob, file and handler.
+// Source says where a resource's contents come from.
 type Source struct {
 	// Text contents, a template.
-	Text *string `yaml:"text,omitempty"`
+	Text *string `yaml:"text,omitempty" mcpgen:"exactly_one=source"`
 	// Blob is binary contents, base64-encoded.
-	Blob string `yaml:"blob,omitempty"`
+	Blob string `yaml:"blob,omitempty" mcpgen:"exactly_one=source"`
 	// File is a path (a template for resource templates) resolved inside
 	// `root`. Paths that leave the root, by `..` or through a symbolic link,
 	// are refused.
-	File string `yaml:"file,omitempty" mcpgen:"server"`
+	File string `yaml:"file,omitempty" mcpgen:"server,exactly_one=source"`
 	// Root is the directory files are confined to, relative to the config
 	// file. Defaults to the config file's directory. A root on /proc, /sys
 	// or another kernel filesystem, or holding one (such as /), is refused:
 	// the server's own environment could be read there.
 	Root string `yaml:"root,omitempty" mcpgen:"server"`
 	// Handler fetches the contents from a backend.
-	Handler *Handler `yaml:"handler,omitempty"`
+	Handler *Handler `yaml:"handler,omitempty" mcpgen:"exactly_one=source"`
 }

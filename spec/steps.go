@@ -1,30 +1,29 @@
 package spec
 
 // Step is one action a tool performs, in order, before its handler runs or
-// its content is rendered. Exactly one of log, progress, sleep, sample,
-// elicit and close_stream is set. Step texts are templates over `.args` and
+// its content is rendered. Step texts are templates over `.args` and
 // the results of earlier steps (`.steps.NAME`).
 type Step struct {
 	// Log sends a log message to the client (notifications/message), if the
 	// client's logging/setLevel lets that level through.
-	Log *LogStep `yaml:"log,omitempty"`
+	Log *LogStep `yaml:"log,omitempty" mcpgen:"exactly_one=action"`
 	// Progress reports progress (notifications/progress) when the client
 	// asked for it with a progress token. Progress never goes backwards.
-	Progress *ProgressStep `yaml:"progress,omitempty"`
+	Progress *ProgressStep `yaml:"progress,omitempty" mcpgen:"exactly_one=action"`
 	// Sleep waits this long (canceled with the call), e.g. 50ms.
-	Sleep *Duration `yaml:"sleep,omitempty"`
+	Sleep *Duration `yaml:"sleep,omitempty" mcpgen:"exactly_one=action"`
 	// Sample asks the client's model for a completion (sampling/createMessage).
 	// Its result is `.steps.AS.text` (also model, role, stop_reason).
-	Sample *SampleStep `yaml:"sample,omitempty"`
+	Sample *SampleStep `yaml:"sample,omitempty" mcpgen:"exactly_one=action"`
 	// Elicit asks the user for values (elicitation/create). Its result is
 	// `.steps.AS.action` (accept, decline or cancel) and `.steps.AS.content`
 	// (the values, when accepted, defaults applied).
-	Elicit *ElicitStep `yaml:"elicit,omitempty"`
+	Elicit *ElicitStep `yaml:"elicit,omitempty" mcpgen:"exactly_one=action"`
 	// CloseStream closes the HTTP response stream of the call while the
 	// call goes on; the client reconnects with Last-Event-ID and receives the
 	// rest (resumable streams, SEP-1699). Does nothing over stdio or when the
 	// session's protocol has no resumable streams.
-	CloseStream *CloseStreamStep `yaml:"close_stream,omitempty"`
+	CloseStream *CloseStreamStep `yaml:"close_stream,omitempty" mcpgen:"exactly_one=action"`
 }
 
 // LogStep is a log message sent to the client.

@@ -12,10 +12,10 @@ type Tool struct {
 	// Args declares the tool's arguments in the concise form. mcpgen compiles
 	// them to a JSON Schema, so types, bounds and enums are visible to the
 	// model. Use `input_schema` instead for anything this form cannot say.
-	Args []*Arg `yaml:"args,omitempty"`
+	Args []*Arg `yaml:"args,omitempty" mcpgen:"at_most_one=schema"`
 	// InputSchema is a verbatim JSON Schema for the arguments (root `type:
-	// object`), served to clients exactly as written. Exclusive with `args`.
-	InputSchema *Value `yaml:"input_schema,omitempty"`
+	// object`), served to clients exactly as written, in place of `args`.
+	InputSchema *Value `yaml:"input_schema,omitempty" mcpgen:"at_most_one=schema"`
 	// OutputSchema is a JSON Schema for the tool's structured result. When set,
 	// every result's structuredContent is validated against it.
 	OutputSchema *Value `yaml:"output_schema,omitempty"`
@@ -44,6 +44,10 @@ type Tool struct {
 	// RateLimit caps how often each caller may call this tool; it replaces
 	// the server's `rate_limit`.
 	RateLimit *RateLimit `yaml:"rate_limit,omitempty"`
+	// Scopes a caller must have been granted to see and call the tool over
+	// authenticated HTTP (`server.http.auth`). A caller without them does not
+	// find the tool in tools/list, and calling it anyway is refused.
+	Scopes []string `yaml:"scopes,omitempty"`
 }
 
 // Arg is one tool argument in the concise form.

@@ -59,7 +59,7 @@ func TestKubernetesConfig(t *testing.T) {
 // names, so that URLs parse and flags are booleans.
 func placeholder(name string) (string, bool) {
 	switch {
-	case strings.HasSuffix(name, "_URL"):
+	case strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_ISSUER") || strings.HasSuffix(name, "_AUDIENCE"):
 		return "http://127.0.0.1:9", true
 	case strings.Contains(name, "INSECURE"):
 		return "false", true

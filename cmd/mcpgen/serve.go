@@ -15,16 +15,22 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--http ADDR] [--stateless] [--log-level LEVEL] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve [--http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--log-level LEVEL] FILE...", flag.ContinueOnError)
 	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
 	stateless := fs.Bool("stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
+	var tlsFiles transport.HTTPOptions
+	fs.StringVar(&tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
+	fs.StringVar(&tlsFiles.TLSKeyFile, "tls-key", "", "with HTTP: the PEM private key of --tls-cert")
 	files, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
 	}
 	if len(files) == 0 {
 		return usageError(std.err, "serve", "no config file given")
+	}
+	if (tlsFiles.TLSCertFile == "") != (tlsFiles.TLSKeyFile == "") {
+		return usageError(std.err, "serve", "--tls-cert and --tls-key go together")
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -37,15 +43,15 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return exitError
 	}
 	defer srv.Close()
-	if *httpAddr != "" || *stateless || srv.ServesHTTP() {
-		return serveHTTP(ctx, srv, *httpAddr, *stateless, logger)
+	if *httpAddr != "" || *stateless || tlsFiles.TLSCertFile != "" || srv.ServesHTTP() {
+		return serveHTTP(ctx, srv, *httpAddr, *stateless, tlsFiles, logger)
 	}
 	if isTerminal(std.in) {
 		fmt.Fprintf(std.err, "mcpgen: serving %s on stdio.\n"+
 			"An MCP client launches this command itself; see the README to connect one.\n"+
 			"Type JSON-RPC messages, one per line, or press Ctrl-D to stop.\n", srv.Describe())
 	}
-	if err := transport.ServeStdio(ctx, srv, std.in, std.out); err != nil {
+	if err := transport.ServeStdio(ctx, srv, std.in, std.out, transport.StdioConfig(srv)); err != nil {
 		logger.Error("serving stdio", "err", err)
 		return exitError
 	}
@@ -54,7 +60,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 
 // serveHTTP serves Streamable HTTP until ctx ends (SIGINT or SIGTERM), then
 // shuts down gracefully. The address and flags override the config's.
-func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless bool, logger *slog.Logger) int {
+func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless bool, tlsFiles transport.HTTPOptions, logger *slog.Logger) int {
 	cfgAddr, opts := transport.HTTPConfig(srv)
 	if addr == "" {
 		addr = cfgAddr
@@ -62,9 +68,20 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 	if stateless {
 		opts.Stateless = true
 	}
+	if tlsFiles.TLSCertFile != "" {
+		opts.TLSCertFile, opts.TLSKeyFile = tlsFiles.TLSCertFile, tlsFiles.TLSKeyFile
+	}
+	if srv.Auth() == nil && !runtime.LoopbackAddr(addr) {
+		logger.Warn("no auth is configured and the address is reachable from other machines: anyone who reaches it can call every tool; add server.http.auth or listen on 127.0.0.1",
+			"addr", addr)
+	}
+	scheme := "http://"
+	if opts.TLSCertFile != "" {
+		scheme = "https://"
+	}
 	opts.OnListen = func(a net.Addr) {
-		logger.Info("serving Streamable HTTP", "url", "http://"+a.String()+"/mcp", "stateless", opts.Stateless,
-			"tools", len(srv.ToolNames()))
+		logger.Info("serving Streamable HTTP", "url", scheme+a.String()+"/mcp", "stateless", opts.Stateless,
+			"tools", len(srv.ToolNames()), "auth", srv.Auth() != nil)
 	}
 	if err := transport.ListenAndServe(ctx, srv, addr, opts); err != nil {
 		logger.Error("serving HTTP", "err", err)

@@ -30,17 +30,7 @@ func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
 	if a == nil {
 		return nil
 	}
-	n := 0
-	for _, set := range []bool{a.Bearer != nil, a.Basic != nil, a.APIKey != nil, a.OAuth2 != nil, a.TokenExchange != nil} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
-		env.Diag("auth", "give exactly one of bearer, basic, api_key, oauth2, token_exchange")
-		return nil
-	}
-	switch {
+	switch { // the loader checked that exactly one is given
 	case a.Bearer != nil:
 		return &authenticator{header: "Authorization", value: "Bearer " + *a.Bearer, hidden: []string{*a.Bearer}}
 	case a.Basic != nil:
@@ -51,18 +41,16 @@ func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
 			hidden: []string{a.Basic.Password, strings.TrimPrefix(v, "Basic ")}}
 	case a.APIKey != nil:
 		return apiKeyAuth(env, a.APIKey)
+	case a.OAuth2 != nil:
+		return oauthAuth(env, a.OAuth2)
 	case a.TokenExchange != nil:
 		return exchangeAuth(env, a.TokenExchange)
 	}
-	return oauthAuth(env, a.OAuth2)
+	return nil
 }
 
 func apiKeyAuth(env handlers.BuildEnv, k *APIKey) *authenticator {
-	if (k.Header == "") == (k.Query == "") {
-		env.Diag("auth.api_key", "give exactly one of header and query")
-		return nil
-	}
-	if k.Header != "" {
+	if k.Query == "" { // the loader checked that exactly one of header and query is given
 		if err := checkHeader(k.Header, k.Value); err != nil {
 			env.Diag("auth.api_key", err.Error())
 			return nil

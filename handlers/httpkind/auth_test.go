@@ -141,7 +141,7 @@ func TestAuthConfigErrors(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, auth, want string }{
 		{"two kinds", "auth:\n  bearer: x\n  basic: {username: a}", "exactly one of bearer, basic, api_key, oauth2"},
-		{"api key in both places", "auth:\n  api_key: {header: X-Key, query: key, value: v}", "exactly one of header and query"},
+		{"api key in both places", "auth:\n  api_key: {header: X-Key, query: key, value: v}", "api_key.query: give exactly one of header, query; found header and query"},
 		{"bad token url", "auth:\n  oauth2: {token_url: 'ftp://x', client_id: a, client_secret: b}", "invalid token URL"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

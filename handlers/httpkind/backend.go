@@ -8,11 +8,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 )
 
 // Defaults of the limits.
@@ -167,11 +167,11 @@ func buildTLS(env handlers.BuildEnv, t *TLS) (*tls.Config, bool) {
 	conf := &tls.Config{MinVersion: tls.VersionTLS12}
 	ok := true
 	if t.CAFile != "" {
-		pem, err := os.ReadFile(env.Path(t.CAFile))
+		pem, err := regfile.Read(env.Path(t.CAFile), 0)
 		pool := x509.NewCertPool()
 		switch {
 		case err != nil:
-			env.Diag("tls.ca_file", fmt.Sprintf("cannot read %s: %v", t.CAFile, errors.Unwrap(err)))
+			env.Diag("tls.ca_file", fmt.Sprintf("cannot read %s: %s", t.CAFile, regfile.Message(err)))
 			ok = false
 		case !pool.AppendCertsFromPEM(pem):
 			env.Diag("tls.ca_file", fmt.Sprintf("%s holds no PEM certificate", t.CAFile))
@@ -183,11 +183,8 @@ func buildTLS(env handlers.BuildEnv, t *TLS) (*tls.Config, bool) {
 		env.Diag("tls", "give both cert_file and key_file for a client certificate")
 		ok = false
 	} else if t.CertFile != "" {
-		cert, err := tls.LoadX509KeyPair(env.Path(t.CertFile), env.Path(t.KeyFile))
-		if err != nil {
-			env.Diag("tls.cert_file", fmt.Sprintf("cannot load the client certificate: %v", err))
-			ok = false
-		}
+		cert, certOK := loadKeyPair(env, t)
+		ok = ok && certOK
 		conf.Certificates = []tls.Certificate{cert}
 	}
 	if t.Insecure {
@@ -195,6 +192,27 @@ func buildTLS(env handlers.BuildEnv, t *TLS) (*tls.Config, bool) {
 		conf.InsecureSkipVerify = true
 	}
 	return conf, ok
+}
+
+// loadKeyPair reads the client certificate and its key: regular files of
+// bounded size, so that a config cannot point them at a device or a pipe.
+func loadKeyPair(env handlers.BuildEnv, t *TLS) (tls.Certificate, bool) {
+	certPEM, err := regfile.Read(env.Path(t.CertFile), 0)
+	if err != nil {
+		env.Diag("tls.cert_file", fmt.Sprintf("cannot read %s: %s", t.CertFile, regfile.Message(err)))
+		return tls.Certificate{}, false
+	}
+	keyPEM, err := regfile.Read(env.Path(t.KeyFile), 0)
+	if err != nil {
+		env.Diag("tls.key_file", fmt.Sprintf("cannot read %s: %s", t.KeyFile, regfile.Message(err)))
+		return tls.Certificate{}, false
+	}
+	cert, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		env.Diag("tls.cert_file", fmt.Sprintf("cannot load the client certificate: %v", err))
+		return tls.Certificate{}, false
+	}
+	return cert, true
 }
 
 func newTransport(conf *tls.Config) *http.Transport {

@@ -29,29 +29,17 @@ type part struct {
 }
 
 func (h *handler) compileBody(env handlers.BuildEnv, b *Body) *bodyBuilder {
-	set := map[string]bool{"json": !b.JSON.IsZero(), "form": len(b.Form) > 0,
-		"multipart": len(b.Multipart) > 0, "raw": !b.Raw.IsZero()}
+	// the loader checked that exactly one of json, form, multipart and raw is given
 	bb := &bodyBuilder{ctype: b.ContentType}
-	for _, k := range []string{"json", "form", "multipart", "raw"} {
-		if set[k] {
-			if bb.kind != "" {
-				env.Diag("body", "give exactly one of json, form, multipart, raw")
-				return nil
-			}
-			bb.kind = k
-		}
-	}
-	switch bb.kind {
-	case "":
-		env.Diag("body", "give one of json, form, multipart, raw")
-		return nil
-	case "json":
-		bb.value = env.Compile("body.json", &b.JSON, nil)
-	case "raw":
-		bb.value = env.Compile("body.raw", &b.Raw, nil)
-	case "form":
-		bb.form = compileParams(env, "body.form", b.Form)
-	case "multipart":
+	switch {
+	case !b.JSON.IsZero():
+		bb.kind, bb.value = "json", env.Compile("body.json", &b.JSON, nil)
+	case !b.Raw.IsZero():
+		bb.kind, bb.value = "raw", env.Compile("body.raw", &b.Raw, nil)
+	case b.Form != nil:
+		bb.kind, bb.form = "form", compileParams(env, "body.form", b.Form)
+	default:
+		bb.kind = "multipart"
 		for i, p := range b.Multipart {
 			f := fmt.Sprintf("body.multipart[%d]", i)
 			bb.parts = append(bb.parts, &part{name: p.Name, ctype: p.ContentType,

@@ -53,22 +53,22 @@ type BackendConfig struct {
 // Auth is one way to authenticate; set exactly one field.
 type Auth struct {
 	// Bearer sends `Authorization: Bearer TOKEN`.
-	Bearer *string `yaml:"bearer,omitempty"`
+	Bearer *string `yaml:"bearer,omitempty" mcpgen:"exactly_one=auth"`
 	// Basic sends HTTP basic authentication.
-	Basic *BasicAuth `yaml:"basic,omitempty"`
+	Basic *BasicAuth `yaml:"basic,omitempty" mcpgen:"exactly_one=auth"`
 	// APIKey sends a key in a header or a query parameter.
-	APIKey *APIKey `yaml:"api_key,omitempty"`
+	APIKey *APIKey `yaml:"api_key,omitempty" mcpgen:"exactly_one=auth"`
 	// OAuth2 fetches a token with the client-credentials grant, caches it
 	// until it expires and fetches a new one then (or when the API answers
 	// 401).
-	OAuth2 *OAuth2 `yaml:"oauth2,omitempty"`
+	OAuth2 *OAuth2 `yaml:"oauth2,omitempty" mcpgen:"exactly_one=auth"`
 	// TokenExchange gets a token for this API on behalf of the
 	// authenticated caller (OAuth 2.0 Token Exchange, RFC 8693): the
 	// caller's token is sent to the token endpoint only, never to the API,
 	// and the API sees the caller's identity in a token issued for it.
 	// Tokens are cached per caller until they expire; a call without an
 	// authenticated caller (stdio) is refused.
-	TokenExchange *TokenExchange `yaml:"token_exchange,omitempty"`
+	TokenExchange *TokenExchange `yaml:"token_exchange,omitempty" mcpgen:"exactly_one=auth"`
 }
 
 // BasicAuth is a user name and password.
@@ -79,13 +79,12 @@ type BasicAuth struct {
 	Password string `yaml:"password,omitempty"`
 }
 
-// APIKey is a key sent in a header or a query parameter; set exactly one of
-// header and query.
+// APIKey is a key sent in a header or a query parameter.
 type APIKey struct {
 	// Header carrying the key, e.g. X-API-Key.
-	Header string `yaml:"header,omitempty"`
+	Header string `yaml:"header,omitempty" mcpgen:"exactly_one=place"`
 	// Query parameter carrying the key, e.g. api_key.
-	Query string `yaml:"query,omitempty"`
+	Query string `yaml:"query,omitempty" mcpgen:"exactly_one=place"`
 	// Value of the key; take it from the environment.
 	Value string `yaml:"value"`
 }

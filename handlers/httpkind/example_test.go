@@ -24,7 +24,8 @@ func exampleEnv(url string) map[string]string {
 	return map[string]string{"TRACKER_URL": url, "TRACKER_TOKEN": trackerToken, "ATTACHMENTS_KEY": attachmentsKey,
 		"REPORTS_CLIENT_ID": "reports-client", "REPORTS_CLIENT_SECRET": reportsSecret,
 		"TIMESHEET_USER": "ann", "TIMESHEET_PASSWORD": "pw-0123456789", "RENDER_KEY": renderKey,
-		"EXCHANGE_CLIENT_ID": "exchange-client", "EXCHANGE_CLIENT_SECRET": exchangeSecret}
+		"EXCHANGE_CLIENT_ID": "exchange-client", "EXCHANGE_CLIENT_SECRET": exchangeSecret,
+		"MCP_URL": "https://mcp.test/mcp", "OAUTH_ISSUER": "https://idp.test"}
 }
 
 // example builds examples/http-api against a fake tracker.

@@ -81,8 +81,7 @@ type handler struct {
 
 // Build checks the tool's request and response settings. It returns nil
 // after reporting a problem.
-func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
-	env := &countingEnv{BuildEnv: buildEnv}
+func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	h := &handler{method: strings.ToUpper(cmp.Or(c.Method, "GET")), override: c.MethodOverride,
 		idempotent: c.Idempotent, queryStyle: cmp.Or(c.QueryStyle, "repeat"), redact: env.Redact}
 	h.be, h.own = c.backend(env)
@@ -95,59 +94,24 @@ func (c *Config) Build(buildEnv handlers.BuildEnv) handlers.Handler {
 			h.forward = append(h.forward, name)
 		}
 	}
-	if !slices.Contains([]string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}, h.method) {
-		env.Diag("method", fmt.Sprintf("unknown method %q", c.Method))
-	}
-	if !slices.Contains([]string{"repeat", "indexed", "brackets", "comma"}, h.queryStyle) {
-		env.Diag("query_style", fmt.Sprintf("unknown query style %q; use repeat, indexed, brackets or comma", c.QueryStyle))
-	}
 	h.compileRequest(env, c)
 	h.compileResponse(env, c)
-	h.checkAnnotations(buildEnv)
+	h.checkAnnotations(env)
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
 		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
 	}
-	if env.errors > 0 {
+	if env.Failed() {
 		h.Close()
 		return nil
 	}
 	return h
 }
 
-// countingEnv counts the errors reported through it.
-type countingEnv struct {
-	handlers.BuildEnv
-	errors int
-}
-
-func (e *countingEnv) Diag(field, msg string) {
-	e.errors++
-	e.BuildEnv.Diag(field, msg)
-}
-
-// Compile counts compile errors too: they come back as a nil value.
-func (e *countingEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Value {
-	val := e.BuildEnv.Compile(field, v, vars)
-	if val == nil {
-		e.errors++
-	}
-	return val
-}
-
-// Template counts parse errors too: they come back as a nil template.
-func (e *countingEnv) Template(field, text string, vars ...string) *templates.Template {
-	t := e.BuildEnv.Template(field, text, vars...)
-	if t == nil {
-		e.errors++
-	}
-	return t
-}
-
 // backend returns the named backend, or opens the handler's own.
 func (c *Config) backend(env handlers.BuildEnv) (*backend, bool) {
 	named, err := env.Backend("")
 	switch {
-	case err != nil && err.Error() == "no backend named": // runtime's words for a handler without `backend:`
+	case errors.Is(err, handlers.ErrNoBackend):
 		b := openBackend(env, &c.Connection, nil)
 		if b != nil {
 			b.limits = defaultLimits()

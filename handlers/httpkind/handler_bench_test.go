@@ -23,6 +23,10 @@ type testEnv struct{ t testing.TB }
 
 func (e testEnv) Logger() *slog.Logger   { return slog.New(slog.DiscardHandler) }
 func (e testEnv) Diag(field, msg string) { e.t.Fatalf("%s: %s", field, msg) }
+func (e testEnv) DiagAt(field string, off int, msg string) {
+	e.t.Fatalf("%s (byte %d): %s", field, off, msg)
+}
+func (e testEnv) Failed() bool           { return false } // Diag stops the test
 func (e testEnv) Warn(field, msg string) { e.t.Logf("warning: %s: %s", field, msg) }
 func (e testEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Value {
 	if v.IsZero() {
@@ -42,15 +46,9 @@ func (e testEnv) Template(field, text string, vars ...string) *templates.Templat
 	e.t.Fatal("no templates here")
 	return nil
 }
-func (e testEnv) Backend(string) (any, error) { return nil, errNoBackendForTest }
+func (e testEnv) Backend(string) (any, error) { return nil, handlers.ErrNoBackend }
 func (e testEnv) Path(p string) string        { return p }
 func (e testEnv) Redact(s string) string      { return s }
-
-var errNoBackendForTest = errorString("no backend named")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
 
 func scalar(s string) spec.Value {
 	return spec.Value{Node: &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}}

@@ -36,8 +36,6 @@ func compilePager(env handlers.BuildEnv, p *Pagination) *pager {
 				env.Diag("pagination."+field, field+" is for follow mode; in cursor mode the tool maps its cursor argument itself")
 			}
 		}
-	default:
-		env.Diag("pagination.mode", fmt.Sprintf("unknown mode %q; use follow or cursor", p.Mode))
 	}
 	if pg.maxPages <= 0 {
 		pg.maxPages = DefaultMaxPages

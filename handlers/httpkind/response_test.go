@@ -155,3 +155,18 @@ func TestExpressionsAreCheckedAtLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestEnumsReportedOnce checks that a value outside an enumeration gets one
+// diagnostic, the loader's, and no second one from the kind.
+func TestEnumsReportedOnce(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"method: FETCH", "query_style: pipes", "pagination: {mode: pages, next: \"${{ null }}\"}"} {
+		t.Run(h, func(t *testing.T) {
+			t.Parallel()
+			ds := diagnose(t, withBackend("http://127.0.0.1:9", "", tool("- {name: id}", h)))
+			if lines := strings.Split(ds, "\n"); len(lines) != 1 || !strings.Contains(ds, "expected one of") {
+				t.Errorf("diagnostics %q: want one, saying what is expected", ds)
+			}
+		})
+	}
+}

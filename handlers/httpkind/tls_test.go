@@ -97,6 +97,8 @@ func TestTLSConfigErrors(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, tls, want string }{
 		{"missing CA file", "tls: {ca_file: nope.pem}", "cannot read nope.pem"},
+		{"device CA file", "tls: {ca_file: /dev/zero}", "tls.ca_file: cannot read /dev/zero: not a regular file (a character device)"},
+		{"device cert", "tls: {cert_file: /dev/zero, key_file: k.pem}", "tls.cert_file: cannot read /dev/zero: not a regular file"},
 		{"cert without key", "tls: {cert_file: c.pem}", "give both cert_file and key_file"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -57,20 +57,19 @@ type Config struct {
 	Pagination *Pagination `yaml:"pagination,omitempty"`
 }
 
-// Body is the request body; set exactly one of json, form, multipart and
-// raw.
+// Body is the request body: JSON, a form, multipart or raw bytes.
 type Body struct {
 	// JSON is a value sent as JSON. Expressions keep their types: numbers,
 	// booleans, lists and objects stay what they are, and a key whose
 	// expression yields null (an optional argument not passed) is left out.
-	JSON spec.Value `yaml:"json,omitempty"`
+	JSON spec.Value `yaml:"json,omitempty" mcpgen:"exactly_one=body"`
 	// Form fields sent as application/x-www-form-urlencoded. A list value
 	// repeats the field; a null value leaves it out.
-	Form map[string]spec.Value `yaml:"form,omitempty"`
+	Form map[string]spec.Value `yaml:"form,omitempty" mcpgen:"exactly_one=body"`
 	// Multipart parts sent as multipart/form-data, in order.
-	Multipart []*Part `yaml:"multipart,omitempty"`
+	Multipart []*Part `yaml:"multipart,omitempty" mcpgen:"exactly_one=body"`
 	// Raw text sent as it is, with content_type.
-	Raw spec.Value `yaml:"raw,omitempty"`
+	Raw spec.Value `yaml:"raw,omitempty" mcpgen:"exactly_one=body"`
 	// ContentType of the body; defaults to text/plain for raw and to the
 	// right type for the other kinds.
 	ContentType string `yaml:"content_type,omitempty"`

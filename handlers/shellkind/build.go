@@ -37,19 +37,17 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	if len(h.okCodes) == 0 {
 		h.okCodes = []int{0}
 	}
-	ok := c.checkShape(env)
-	ok = c.program(env, h) && ok
-	ok = c.buildEnv(env, h) && ok
-	ok = c.checkLimits(env) && ok
-	var progressOK bool
-	h.progress, progressOK = c.buildProgress(env)
-	ok = progressOK && ok
+	c.checkShape(env)
+	c.program(env, h)
+	c.buildEnv(env, h)
+	c.checkLimits(env)
+	c.checkPathArgs(env, h)
+	h.progress = c.buildProgress(env)
 	h.dir = c.workDir(env)
 	if !c.Stdin.IsZero() {
 		h.stdin = env.Compile("stdin", c.Stdin, nil)
-		ok = h.stdin != nil && ok
 	}
-	if !ok {
+	if env.Failed() {
 		return nil
 	}
 	h.warnMissing(env)
@@ -63,11 +61,9 @@ func durationOr(d spec.Duration, def time.Duration) time.Duration {
 	return time.Duration(d)
 }
 
-// checkShape reports a handler with both or neither of command and script.
-func (c *Config) checkShape(env handlers.BuildEnv) bool {
-	switch {
-	case len(c.Command) > 0 && c.Script != "":
-		env.Diag("script", "give either command or script, not both")
+// checkShape reports settings that do not fit the handler's program.
+func (c *Config) checkShape(env handlers.BuildEnv) {
+	switch { // the loader checked that exactly one of command and script is given
 	case len(c.Command) == 0 && c.Script == "":
 		env.Diag("command", "a shell handler needs a command (a list: [program, arg, ...]) or a script")
 	case c.Script == "" && len(c.Params) > 0:
@@ -77,56 +73,54 @@ func (c *Config) checkShape(env handlers.BuildEnv) bool {
 	case strings.Contains(c.Script, eval.Open):
 		env.Diag("script", "a script is static text and cannot hold ${{ expressions }}; "+
 			`pass arguments in params (read them as "$1") or env (read them as "$NAME")`)
-	default:
-		return true
 	}
-	return false
 }
 
 // program compiles the argv: the command's, or the shell's running the
 // script with params.
-func (c *Config) program(env handlers.BuildEnv, h *handler) bool {
-	ok := true
+func (c *Config) program(env handlers.BuildEnv, h *handler) {
 	if c.Script != "" {
-		h.program, ok = fixedProgram(env, "shell", cmp.Or(c.Shell, "sh"))
+		h.program = fixedProgram(env, "shell", cmp.Or(c.Shell, "sh"))
 		h.fixed = []string{"-c", c.Script, "mcpgen"}
 		h.args = compileElems(env, "params", c.Params, false)
-		return ok && h.args != nil
+		return
 	}
 	if len(c.Command) == 0 {
-		return false
+		return // reported by checkShape
 	}
 	first := c.Command[0].Node
 	if first == nil || first.Kind != yaml.ScalarNode {
 		env.Diag("command[0]", "the program must be a name or a path")
-		return false
+		return
 	}
-	h.program, ok = fixedProgram(env, "command[0]", first.Value)
+	h.program = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
-	return checkCode(env, c.Command) && ok && h.args != nil
+	if !env.Failed() && h.args != nil {
+		checkPlacement(env, c.Command, h.args)
+	}
 }
 
 // fixedProgram checks a program written in the config and makes a path
 // absolute (relative to the config file).
-func fixedProgram(env handlers.BuildEnv, field, name string) (string, bool) {
+func fixedProgram(env handlers.BuildEnv, field, name string) string {
 	switch {
 	case name == "":
 		env.Diag(field, "the program must be a name or a path")
-		return "", false
+		return ""
 	case strings.Contains(name, eval.Open):
 		env.Diag(field, "the program is fixed text: arguments cannot choose what runs")
-		return "", false
+		return ""
 	case strings.ContainsRune(name, '/'):
-		return absPath(env.Path(name)), true
+		return absPath(env.Path(name))
 	}
-	return name, true
+	return name
 }
 
 // compileElems compiles argv elements; offset numbering starts at 1 for
 // command (its element 0 is the program) and 0 for params.
 func compileElems(env handlers.BuildEnv, field string, vals []spec.Value, command bool) []elem {
 	elems := make([]elem, 0, len(vals))
-	ok, afterDashes := true, false
+	afterDashes := false
 	for i := range vals {
 		idx := i
 		if command {
@@ -136,12 +130,10 @@ func compileElems(env handlers.BuildEnv, field string, vals []spec.Value, comman
 		n := vals[i].Node
 		if n == nil || n.Kind != yaml.ScalarNode {
 			env.Diag(e.field, "expected a single value (a string, number or ${{ expression }})")
-			ok = false
 			continue
 		}
 		e.v = env.Compile(e.field, &vals[i], nil)
 		if e.v == nil {
-			ok = false
 			continue
 		}
 		e.checkFlag = !afterDashes && !e.v.IsConst() && !strings.HasPrefix(n.Value, "-")
@@ -150,9 +142,6 @@ func compileElems(env handlers.BuildEnv, field string, vals []spec.Value, comman
 		}
 		afterDashes = afterDashes || (command && e.v.IsConst() && n.Value == "--")
 		elems = append(elems, e)
-	}
-	if !ok {
-		return nil
 	}
 	return elems
 }
@@ -165,8 +154,7 @@ func absPath(p string) string {
 }
 
 // buildEnv checks env_allow and env and compiles env's values.
-func (c *Config) buildEnv(env handlers.BuildEnv, h *handler) bool {
-	ok := true
+func (c *Config) buildEnv(env handlers.BuildEnv, h *handler) {
 	h.baseEnv = map[string]string{"PATH": DefaultPath}
 	if p, found := os.LookupEnv("PATH"); found && p != "" {
 		h.baseEnv["PATH"] = p
@@ -174,7 +162,6 @@ func (c *Config) buildEnv(env handlers.BuildEnv, h *handler) bool {
 	for i, name := range c.EnvAllow {
 		if !envName.MatchString(name) {
 			env.Diag(fmt.Sprintf("env_allow[%d]", i), fmt.Sprintf("%q is not a variable name", name))
-			ok = false
 		} else if v, found := os.LookupEnv(name); found {
 			h.baseEnv[name] = v
 		}
@@ -183,31 +170,24 @@ func (c *Config) buildEnv(env handlers.BuildEnv, h *handler) bool {
 		field := "env." + name
 		if !envName.MatchString(name) {
 			env.Diag(field, fmt.Sprintf("%q is not a variable name: use letters, digits and '_'", name))
-			ok = false
 			continue
 		}
 		v := c.Env[name]
 		ev := env.Compile(field, &v, nil)
-		if ev == nil {
-			ok = false
-			continue
+		if ev != nil {
+			h.env = append(h.env, envVar{name: name, field: field, v: ev})
 		}
-		h.env = append(h.env, envVar{name: name, field: field, v: ev})
 	}
-	return ok
 }
 
 // checkLimits reports impossible exit codes. (The decoder checks output
 // against its enum.)
-func (c *Config) checkLimits(env handlers.BuildEnv) bool {
-	ok := true
+func (c *Config) checkLimits(env handlers.BuildEnv) {
 	for i, code := range c.OkExitCodes {
 		if code < 0 || code > 255 {
 			env.Diag(fmt.Sprintf("ok_exit_codes[%d]", i), fmt.Sprintf("%d is not an exit status (0 to 255)", code))
-			ok = false
 		}
 	}
-	return ok
 }
 
 // workDir resolves dir, warning when it is not a directory now (validate

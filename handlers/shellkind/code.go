@@ -1,73 +1,45 @@
 package shellkind
 
 import (
-	"fmt"
-	"path/filepath"
-	"strings"
-
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/spec"
-	"gopkg.in/yaml.v3"
 )
 
-// codeOptions maps interpreters to the one-letter options after which the
-// next argument is program text: `sh -c CODE`, `python3 -c CODE`,
-// `perl -e CODE`.
-var codeOptions = map[string]string{
-	"sh": "c", "bash": "c", "dash": "c", "zsh": "c", "ksh": "c", "mksh": "c", "ash": "c",
-	"fish": "c", "csh": "c", "tcsh": "c", "pwsh": "c",
-	"python": "c", "python2": "c", "python3": "c",
-	"perl": "eE", "ruby": "e", "node": "ep", "php": "r", "lua": "e", "Rscript": "e", "osascript": "e",
-}
-
-// longCodeOptions are long forms of the same options.
-var longCodeOptions = []string{"--command", "--eval", "--print", "-Command"}
-
-// checkCode reports an argument spliced into program text on a command
-// line, as in `[sh, -c, "grep ${{ args.x }} f"]` or `[env, python3, -c,
-// ...]`: the interpreter would run it as code. Only literal text may follow
-// an interpreter's code option; arguments go in params (`script`) or in
-// elements of their own.
-func checkCode(env handlers.BuildEnv, cmd []spec.Value) bool {
-	interp, code := "", false
-	for i, v := range cmd {
-		n := v.Node
-		if n == nil || n.Kind != yaml.ScalarNode {
-			continue
-		}
-		letters := codeOptions[interp]
-		computed := strings.Contains(n.Value, eval.Open)
+// checkPlacement enforces where an argument may reach a command's argv.
+// mcpgen cannot know which argv positions a program reads as code: `-c`,
+// `-e` and `--eval` values, the program operand of awk, sed and jq, what
+// xargs, env and find -exec run. So it does not guess by program name; it
+// allows arguments only where they are plain operands, and refuses every
+// other place at load:
+//
+//   - an element may carry an argument only if it is exactly one
+//     ${{ expression }} (no text around it, which would be program text
+//     or an option written by the config) and it comes after a literal
+//     `--`, where programs stop reading options;
+//   - anywhere else, an expression must be inert: it yields only numbers,
+//     booleans or values written in the expression itself
+//     (`${{ args.all ? ['-a'] : [] }}`), so the argument chooses among the
+//     author's words but cannot write its own.
+//
+// elems[i] is command[i+1]; command[0], the program, is checked elsewhere.
+func checkPlacement(env handlers.BuildEnv, cmd []spec.Value, elems []elem) {
+	afterDashes := false
+	for i, e := range elems {
 		switch {
-		case computed && interp != "" && (code || isCodeOption(n.Value, letters)):
-			env.Diag(fmt.Sprintf("command[%d]", i), fmt.Sprintf("this is program text for %s, so an argument "+
-				"spliced into it would run as code; use `script` and read arguments from params (\"$1\"), "+
-				"or pass them as elements of their own", interp))
-			return false
-		case computed:
-			code = false
-		case n.Value == "--" && interp != "":
-			return true // options end: what follows is data
-		case codeOptions[filepath.Base(n.Value)] != "":
-			interp, code = filepath.Base(n.Value), false
-		default:
-			code = interp != "" && isCodeOption(n.Value, letters)
+		case e.v.IsConst():
+			afterDashes = afterDashes || cmd[i+1].Node.Value == "--"
+		case e.v.Inert():
+		case !e.v.IsExpression():
+			env.Diag(e.field, "an argument spliced into text could become program text or an option "+
+				"(as in `python3 -c \"print('${{ args.x }}')\"`); "+placementHint)
+		case !afterDashes:
+			env.Diag(e.field, "an argument before `--` could be read as an option's value or as program "+
+				"text (`-c CODE`, `-e CODE`, an awk, sed or jq program); "+placementHint)
 		}
 	}
-	return true
 }
 
-// isCodeOption reports whether arg is an option taking program text: one
-// of the letters in a cluster of short options (-c, -ec, -lc), or a long
-// form (--eval).
-func isCodeOption(arg, letters string) bool {
-	for _, long := range longCodeOptions {
-		if arg == long || strings.HasPrefix(arg, long+"=") {
-			return true
-		}
-	}
-	if len(arg) < 2 || arg[0] != '-' || arg[1] == '-' {
-		return false
-	}
-	return strings.ContainsAny(arg[1:], letters)
-}
+// placementHint shows the places an argument may take.
+const placementHint = "give it an element of its own after a literal `--`: " +
+	"[grep, -n, --, \"${{ args.pattern }}\", \"${{ args.path }}\"]; or use `script` and read it from " +
+	"`params` (\"$1\"), `env` or `stdin`"

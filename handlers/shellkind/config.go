@@ -7,7 +7,10 @@
 // fixed working directory, with stdin from /dev/null unless the config gives
 // one, its stdout captured up to a cap and never reaching the server's own
 // stdout, and in a process group of its own that is killed whole when the
-// call is canceled, times out or the command exits.
+// call is canceled, times out or the command exits. On Linux it also dies
+// with mcpgen (the parent-death signal) and, where the system allows PID
+// namespaces, is the first process of one of its own, so that what it
+// started dies with it even after leaving the group (setsid).
 package shellkind
 
 import (
@@ -25,24 +28,27 @@ const (
 	DefaultPath = "/usr/local/bin:/usr/bin:/bin"
 )
 
-// Config is the `handler:` of a tool of kind shell. Give exactly one of
-// `command` and `script`.
+// Config is the `handler:` of a tool of kind shell: a `command` or a
+// `script`.
 type Config struct {
 	// Command is the program and its arguments as a list, run directly
-	// without a shell: `[grep, -n, "${{ args.pattern }}", --, "${{
+	// without a shell: `[grep, -n, --, "${{ args.pattern }}", "${{
 	// args.path }}"]`. The first element, the program, is literal text: a
 	// name looked up on the child's PATH, or a path (relative paths are
-	// relative to the config file). Later elements may hold ${{ expressions
-	// }} over `args`. An element that is exactly one expression yielding a
-	// list becomes one argument per item (an empty list, none: write
-	// `${{ args.path ?? [] }}` to leave out an optional argument); yielding
-	// nothing (an argument not passed), it becomes an empty argument, so
-	// the positions of the others never shift. Text around an expression
-	// makes one argument. An interpreter's inline program (`sh -c`,
-	// `python3 -c`, `perl -e`, `node --eval`) must be literal text: an
-	// argument spliced into it would run as code, so that is an error; use
-	// `script` and `params` instead.
-	Command []spec.Value `yaml:"command,omitempty"`
+	// relative to the config file). An argument may fill only an element
+	// that is exactly one ${{ expression }} and comes after a literal
+	// `--`, where programs stop reading options; anywhere else (spliced
+	// into text, or before `--`, where it could be program text such as
+	// `-c CODE` or an awk program, or an option's value) an expression
+	// must be inert: a number, a boolean, or a choice among values written
+	// in it (`${{ args.all ? ['-a'] : [] }}`). Pass anything else through
+	// `script` and `params`, `env` or `stdin`. An element that is exactly
+	// one expression yielding a list becomes one argument per item (an
+	// empty list, none: write `${{ args.path ?? [] }}` to leave out an
+	// optional argument); yielding nothing (an argument not passed), it
+	// becomes an empty argument, so the positions of the others never
+	// shift.
+	Command []spec.Value `yaml:"command,omitempty" mcpgen:"exactly_one=program"`
 	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`
 	// with the same stdin, environment, directory and limits as a command.
 	// It cannot hold ${{ expressions }}: it reads the arguments from its
@@ -50,7 +56,7 @@ type Config struct {
 	// set in `env`, so no argument is ever parsed as shell code (quote them:
 	// "$1", not $1). mcpgen expands ${VAR} in config text when it loads, so
 	// write $VAR or "$1" in a script, or $${VAR} for a literal ${VAR}.
-	Script string `yaml:"script,omitempty"`
+	Script string `yaml:"script,omitempty" mcpgen:"exactly_one=program"`
 	// Shell runs `script`: a POSIX-style shell that takes `-c SCRIPT NAME
 	// ARGS...`, such as sh, bash, dash or zsh. Defaults to sh.
 	Shell string `yaml:"shell,omitempty"`
@@ -58,14 +64,13 @@ type Config struct {
 	// value that may be a ${{ expression }}; a list spreads into several
 	// parameters, as in `command`.
 	Params []spec.Value `yaml:"params,omitempty"`
-	// AllowFlags lets an argument value that starts with '-' reach the
-	// command where it could be read as an option. By default a computed
-	// value starting with '-' is refused (the call fails) unless it comes
-	// after a literal `--` in `command`, where programs stop reading
-	// options, or it is a string written in the element's own expression,
-	// as `-i` in `${{ args.ignore_case ? ['-i'] : [] }}`. Elements that
-	// start with literal text (`--name=${{ args.name }}`) are never
-	// checked; script params always are.
+	// AllowFlags lets a computed value that starts with '-' reach the
+	// command where it could be read as an option. By default such a
+	// value is refused (the call fails) unless it comes after a literal
+	// `--` in `command`, where programs stop reading options, or it is a
+	// string written in the element's own expression, as `-i` in `${{
+	// args.ignore_case ? ['-i'] : [] }}`. Script params are always
+	// checked.
 	AllowFlags bool `yaml:"allow_flags,omitempty"`
 	// Stdin is the command's standard input, a value that may be a ${{
 	// expression }}: a string as it is, anything else as JSON
@@ -76,6 +81,14 @@ type Config struct {
 	// file. Defaults to the config file's directory. It is fixed text:
 	// arguments cannot choose it.
 	Dir string `yaml:"dir,omitempty"`
+	// PathArgs names the arguments that are paths inside `dir`, such as
+	// a file to read or a directory to list: `[path]`, or `[files]` for a
+	// list of paths. A call is refused before the command runs when such
+	// a value (or an item of the list) is an absolute path, holds a `..`
+	// segment, or leads out of `dir` through a symbolic link, as file
+	// resources are confined to their root. Nothing is rewritten: a path
+	// is accepted as it is or refused.
+	PathArgs []string `yaml:"path_args,omitempty"`
 	// EnvAllow names variables of the server's environment passed through to
 	// the command, e.g. [HOME, LANG]. The command sees nothing else but PATH
 	// (the server's, or /usr/local/bin:/usr/bin:/bin when it has none) and
@@ -107,7 +120,7 @@ type Config struct {
 	// client asked for progress (with a progress token), read from its
 	// output line by line: `{lines: true}` counts lines, `{pattern:
 	// '(?P<done>\d+)/(?P<total>\d+)'}` reads the numbers from lines that
-	// match. Give exactly one of `lines` and `pattern`. A line ends at a
+	// match. A line ends at a
 	// newline or a carriage return (as progress bars redraw); blank lines
 	// are skipped. Each report carries its line (trimmed, at most 200
 	// bytes, secrets redacted) as the message. When the client is slower
@@ -121,13 +134,13 @@ type Config struct {
 type Progress struct {
 	// Lines makes each line a step: progress is the number of lines so
 	// far, e.g. for a command that prints one line per item it handled.
-	Lines bool `yaml:"lines,omitempty"`
+	Lines bool `yaml:"lines,omitempty" mcpgen:"exactly_one=source"`
 	// Pattern is a regular expression (Go syntax, RE2) matched against
 	// each line; lines that do not match are not progress. Its named group
 	// `done` (required) is the progress so far and `total` (optional) the
 	// total, both numbers: `(?P<done>\d+)/(?P<total>\d+)` reads "3/10",
 	// `(?P<done>[\d.]+)%` reads "42.5%" (with `total: 100`).
-	Pattern string `yaml:"pattern,omitempty"`
+	Pattern string `yaml:"pattern,omitempty" mcpgen:"exactly_one=source"`
 	// From is the stream read: `stdout` or `stderr`. Defaults to stdout
 	// with `lines` and to stderr with `pattern`, where programs write
 	// their progress to keep it out of their result. stdout past

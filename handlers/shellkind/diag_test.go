@@ -9,6 +9,18 @@ import (
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
 )
 
+// The refusals of arguments placed where a program could read them as
+// code or as an option.
+const (
+	hint = "give it an element of its own after a literal `--`: " +
+		"[grep, -n, --, \"${{ args.pattern }}\", \"${{ args.path }}\"]; or use `script` and read it from " +
+		"`params` (\"$1\"), `env` or `stdin`"
+	spliced = "an argument spliced into text could become program text or an option " +
+		"(as in `python3 -c \"print('${{ args.x }}')\"`); " + hint
+	beforeDashes = "an argument before `--` could be read as an option's value or as program " +
+		"text (`-c CODE`, `-e CODE`, an awk, sed or jq program); " + hint
+)
+
 func TestDiagnostics(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -18,9 +30,9 @@ func TestDiagnostics(t *testing.T) {
 		{"empty command", "command: []", []string{
 			"mcpgen.yaml:10:16: tools[0].handler.command: a shell handler needs a command (a list: [program, arg, ...]) or a script"}},
 		{"no command", "timeout: 1s", []string{
-			"mcpgen.yaml:9:7: tools[0].handler.command: a shell handler needs a command (a list: [program, arg, ...]) or a script"}},
-		{"unknown argument", "command: [grep, -n, '${{ args.patern }}', --, '${{ args.path }}']", []string{
-			`mcpgen.yaml:10:37: tools[0].handler.command[2]: expr: unknown field patern; did you mean "pattern"?`}},
+			"mcpgen.yaml:9:7: tools[0].handler: give exactly one of command, script"}},
+		{"unknown argument", "command: [grep, -n, --, '${{ args.patern }}', '${{ args.path }}']", []string{
+			`mcpgen.yaml:10:41: tools[0].handler.command[3]: expr: unknown field patern; did you mean "pattern"?`}},
 		{"program from an argument", "command: ['${{ args.pattern }}']", []string{
 			"mcpgen.yaml:10:17: tools[0].handler.command[0]: the program is fixed text: arguments cannot choose what runs"}},
 		{"empty program", "command: ['', x]", []string{
@@ -28,21 +40,40 @@ func TestDiagnostics(t *testing.T) {
 		{"list element", "command: [ls, [a, b]]", []string{
 			"mcpgen.yaml:10:21: tools[0].handler.command[1]: expected a single value (a string, number or ${{ expression }})"}},
 		{"argument spliced into sh -c", "command: [sh, -c, 'grep ${{ args.pattern }} notes']", []string{
-			"mcpgen.yaml:10:25: tools[0].handler.command[2]: this is program text for sh, so an argument spliced into it would run as code; " +
-				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
-		{"argument spliced into env bash -ec", "command: [env, bash, -ec, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:33: tools[0].handler.command[3]: this is program text for bash, so an argument spliced into it would run as code; " +
-				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
-		{"argument spliced into python3 -c", "command: [/usr/bin/python3, '-cprint(${{ args.pattern }})']", []string{
-			"mcpgen.yaml:10:35: tools[0].handler.command[1]: this is program text for python3, so an argument spliced into it would run as code; " +
-				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
-		{"argument spliced into node --eval", "command: [node, --eval, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:31: tools[0].handler.command[2]: this is program text for node, so an argument spliced into it would run as code; " +
-				`use ` + "`script`" + ` and read arguments from params ("$1"), or pass them as elements of their own`}},
-		{"arguments after sh -c code are data", "command: [sh, -c, 'grep -- \"$1\" notes', mcpgen, '${{ args.pattern }}']", nil},
-		{"a shell's other options", "command: [bash, -x, ./run.sh, '${{ args.pattern }}']", nil},
+			"mcpgen.yaml:10:25: tools[0].handler.command[2]: " + spliced}},
+		{"argument spliced into python3 -c", "command: [python3, -c, 'print(\"${{ args.pattern }}\")']", []string{
+			"mcpgen.yaml:10:30: tools[0].handler.command[2]: " + spliced}},
+		{"argument spliced into an option cluster", "command: [/usr/bin/python3, '-cprint(${{ args.pattern }})']", []string{
+			"mcpgen.yaml:10:35: tools[0].handler.command[1]: " + spliced}},
+		{"argument spliced into an awk program", "command: [awk, '/${{ args.pattern }}/ {print}', notes]", []string{
+			"mcpgen.yaml:10:22: tools[0].handler.command[1]: " + spliced}},
+		{"argument spliced into an awk variable", "command: [awk, -v, 'p=${{ args.pattern }}', '$0 ~ p', --, notes]", []string{
+			"mcpgen.yaml:10:26: tools[0].handler.command[2]: " + spliced}},
+		{"argument spliced into a sed program", "command: [sed, -n, 's/${{ args.pattern }}/x/p', --, notes]", []string{
+			"mcpgen.yaml:10:26: tools[0].handler.command[2]: " + spliced}},
+		{"argument spliced into env", "command: [env, 'X=${{ args.pattern }}', ./run.sh]", []string{
+			"mcpgen.yaml:10:22: tools[0].handler.command[1]: " + spliced}},
+		{"argument as a jq program", "command: [jq, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:21: tools[0].handler.command[1]: " + beforeDashes}},
+		{"argument as env bash -ec code", "command: [env, bash, -ec, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:33: tools[0].handler.command[3]: " + beforeDashes}},
+		{"argument as node --eval code", "command: [node, --eval, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:31: tools[0].handler.command[2]: " + beforeDashes}},
+		{"argument as code for a shell by another name", "command: [./my-shell, -c, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:33: tools[0].handler.command[2]: " + beforeDashes}},
+		{"argument run by xargs", "command: [xargs, -0, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:28: tools[0].handler.command[2]: " + beforeDashes}},
+		{"argument run by find -exec", "command: [find, ., -exec, grep, '${{ args.pattern }}', '{}', ';']", []string{
+			"mcpgen.yaml:10:39: tools[0].handler.command[4]: " + beforeDashes}},
+		{"argument as an option's value", "command: [grep, -e, '${{ args.pattern }}', --, notes]", []string{
+			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + beforeDashes}},
+		{"arguments after -- are operands", "command: [grep, -rn, --, '${{ args.pattern }}', '${{ args.path }}']", nil},
+		{"arguments after sh -c code and -- are data", "command: [sh, -c, 'grep -- \"$1\" notes', --, '${{ args.pattern }}']", nil},
+		{"a shell's options end at --", "command: [bash, -x, --, ./run.sh, '${{ args.pattern }}']", nil},
+		{"choices written in the expression", "command: [ls, \"${{ args.pattern == 'all' ? ['-a', '-l'] : [] }}\", \"--sort=${{ args.path == 't' ? 'time' : 'size' }}\"]", nil},
+		{"numbers and booleans", "command: [head, '-n${{ len(args.pattern) }}', '${{ args.path == \"\" }}']", nil},
 		{"command and script", "command: [ls]\nscript: ls", []string{
-			"mcpgen.yaml:11:15: tools[0].handler.script: give either command or script, not both"}},
+			"mcpgen.yaml:11:7: tools[0].handler.script: give exactly one of command, script; found command and script"}},
 		{"expression in a script", "script: grep -- '${{ args.pattern }}' .", []string{
 			`mcpgen.yaml:10:15: tools[0].handler.script: a script is static text and cannot hold ${{ expressions }}; pass arguments in params (read them as "$1") or env (read them as "$NAME")`}},
 		{"shell from an argument", "script: ls\nshell: '${{ args.pattern }}'", []string{
@@ -69,9 +100,11 @@ func TestDiagnostics(t *testing.T) {
 		{"progress pattern without done", "command: [ls]\nprogress:\n  pattern: '(\\d+)/(?P<total>\\d+)'", []string{
 			`mcpgen.yaml:12:18: tools[0].handler.progress.pattern: the pattern needs a group named done for the progress so far, as in (?P<done>\d+)/(?P<total>\d+)`}},
 		{"progress with neither lines nor pattern", "command: [ls]\nprogress: {from: stderr}", []string{
+			"mcpgen.yaml:11:17: tools[0].handler.progress: give exactly one of lines, pattern"}},
+		{"progress with lines false", "command: [ls]\nprogress: {lines: false}", []string{
 			"mcpgen.yaml:11:17: tools[0].handler.progress: progress needs `lines: true` (each line is a step) or a `pattern` with a (?P<done>...) group"}},
 		{"progress with lines and pattern", "command: [ls]\nprogress: {lines: true, pattern: x}", []string{
-			"mcpgen.yaml:11:40: tools[0].handler.progress.pattern: give either lines or pattern, not both"}},
+			"mcpgen.yaml:11:31: tools[0].handler.progress.pattern: give exactly one of lines, pattern; found lines and pattern"}},
 		{"negative progress total", "command: [ls]\nprogress: {lines: true, total: -1}", []string{
 			"mcpgen.yaml:11:38: tools[0].handler.progress.total: the total cannot be negative"}},
 		{"progress from elsewhere", "command: [ls]\nprogress: {lines: true, from: stdin}", []string{
@@ -91,7 +124,7 @@ func TestDiagnostics(t *testing.T) {
 				if i < len(tt.want) && strings.HasSuffix(tt.want[i], ":") {
 					s = s[:min(len(s), len(tt.want[i]))] // the rest names a temporary directory
 				}
-				if strings.Contains(tt.want[min(i, len(tt.want)-1)], "PATH") {
+				if i < len(tt.want) && strings.Contains(tt.want[i], "PATH") {
 					s, _, _ = strings.Cut(s, " (")
 				}
 				got = append(got, s)

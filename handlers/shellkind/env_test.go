@@ -57,11 +57,11 @@ func TestArgv(t *testing.T) {
 	for _, tt := range []struct {
 		name, handler, args, want string
 	}{
-		{"a list spreads", "command: [./args.sh, a, '${{ args.l }}', z]", `{"l": ["x", "y z", 3]}`, "<a>\n<x>\n<y z>\n<3>\n<z>\n"},
-		{"an empty list is nothing", "command: [./args.sh, a, '${{ args.l }}', z]", `{"l": []}`, "<a>\n<z>\n"},
-		{"a missing argument is empty", "command: [./args.sh, a, '${{ args.s }}', z]", `{"l": []}`, "<a>\n<>\n<z>\n"},
-		{"?? [] leaves it out", "command: [./args.sh, a, '${{ args.s ?? [] }}', z]", `{"l": []}`, "<a>\n<z>\n"},
-		{"a list in text is JSON", "command: [./args.sh, 'l=${{ args.l }}']", `{"l": ["x", 1]}`, "<l=[\"x\",1]>\n"},
+		{"a list spreads", "command: [./args.sh, --, a, '${{ args.l }}', z]", `{"l": ["x", "y z", 3]}`, "<-->\n<a>\n<x>\n<y z>\n<3>\n<z>\n"},
+		{"an empty list is nothing", "command: [./args.sh, --, a, '${{ args.l }}', z]", `{"l": []}`, "<-->\n<a>\n<z>\n"},
+		{"a missing argument is empty", "command: [./args.sh, --, a, '${{ args.s }}', z]", `{"l": []}`, "<-->\n<a>\n<>\n<z>\n"},
+		{"?? [] leaves it out", "command: [./args.sh, --, a, '${{ args.s ?? [] }}', z]", `{"l": []}`, "<-->\n<a>\n<z>\n"},
+		{"a list in text is JSON", "script: printf '<%s>' \"$1\"\nparams: ['l=${{ args.l }}']", `{"l": ["x", 1]}`, "<l=[\"x\",1]>"},
 		{"numbers", "command: [./args.sh, '${{ args.n }}', '${{ args.n * 2.5 }}', 10]", `{"l": [], "n": 4}`, "<4>\n<10>\n<10>\n"},
 		{"a list param spreads", "script: printf '<%s>' \"$@\"\nparams: [a, '${{ args.l }}']", `{"l": ["b", "c"]}`, "<a><b><c>"},
 		{"$0 is mcpgen", "script: printf '<%s>' \"$0\"", `{"l": []}`, "<mcpgen>"},

@@ -29,6 +29,7 @@ type handler struct {
 	env        []envVar
 	timeout    time.Duration
 	maxOutput  int64
+	pathArgs   []string // arguments confined to dir
 	json       bool
 	okCodes    []int
 	allowFlags bool
@@ -63,6 +64,9 @@ type invocation struct {
 
 // Call evaluates the command for c's arguments and runs it.
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+	if err := h.confine(c.Args); err != nil {
+		return nil, err
+	}
 	inv, err := h.invocation(c.Vars())
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ var hostile = []struct{ name, value string }{
 // passing lists the ways of handing an argument to a command.
 var passing = []struct{ name, handler string }{
 	{"argv", "command: [./args.sh, --, '${{ args.v }}']"},
-	{"argv interpolated", "command: [./args.sh, 'v=${{ args.v }}']"},
+	{"script param interpolated", "script: printf '<%s>\\n' -- \"$1\"\nparams: ['v=${{ args.v }}']"},
 	{"script param", "script: printf '<%s>\\n' -- \"$1\"\nparams: ['${{ args.v }}']\nallow_flags: true"},
 	{"script env", "script: printf '<%s>\\n' -- \"$V\"\nenv: {V: '${{ args.v }}'}"},
 }
@@ -45,8 +45,8 @@ func TestHostileArgumentsAreInert(t *testing.T) {
 				args, _ := json.Marshal(map[string]string{"v": h.value})
 				res := handlertest.Call(t, context.Background(), srv, "t", string(args))
 				want := "<-->\n<" + h.value + ">\n"
-				if p.name == "argv interpolated" {
-					want = "<v=" + h.value + ">\n"
+				if p.name == "script param interpolated" {
+					want = "<-->\n<v=" + h.value + ">\n"
 				}
 				if diff := cmp.Diff(want, handlertest.Text(res)); diff != "" || res.IsError {
 					t.Errorf("isError=%v, output (-want +got):\n%s", res.IsError, diff)
@@ -82,20 +82,18 @@ func TestRefusedArguments(t *testing.T) {
 		name, handler, value string
 		want                 string // "" for accepted
 	}{
-		{"NUL in argv", "command: [./args.sh, '${{ args.v }}']", "a\x00b", "command[1]: the value holds a NUL byte"},
+		{"NUL in argv", "command: [./args.sh, --, '${{ args.v }}']", "a\x00b", "command[2]: the value holds a NUL byte"},
 		{"NUL in a param", "script: 'true'\nparams: ['${{ args.v }}']", "a\x00b", "params[0]: the value holds a NUL byte"},
 		{"NUL in env", "command: ['true']\nenv: {V: '${{ args.v }}'}", "\x00", "env.V: the value holds a NUL byte"},
-		{"flag before --", "command: [./args.sh, '${{ args.v }}']", "-rf", `command[1]: the value "-rf" starts with '-'`},
-		{"long flag", "command: [./args.sh, x, '${{ args.v }}', --, y]", "--exec=sh", `command[2]: the value "--exec=sh" starts with '-'`},
+		{"long flag in a param", "script: 'true'\nparams: [x, '${{ args.v }}']", "--exec=sh", `params[1]: the value "--exec=sh" starts with '-'`},
 		{"flag in a param", "script: 'true'\nparams: ['${{ args.v }}']", "-x", `params[0]: the value "-x" starts with '-'`},
 		{"flag after --", "command: [./args.sh, --, '${{ args.v }}']", "-rf", ""},
-		{"flag with allow_flags", "command: [./args.sh, '${{ args.v }}']\nallow_flags: true", "-rf", ""},
-		{"flag written in the config", "command: [./args.sh, '-${{ args.v }}']", "-rf", ""},
+		{"flag with allow_flags", "script: 'true'\nparams: ['${{ args.v }}']\nallow_flags: true", "-rf", ""},
 		{"flag written in the expression", "command: [./args.sh, \"${{ args.v == 'n' ? ['-n'] : [] }}\"]", "n", ""},
-		{"flag written in the expression, other value", "command: [./args.sh, \"${{ args.v == 'n' ? ['-n'] : args.v }}\"]", "-rf", `command[1]: the value "-rf" starts with '-'`},
-		{"flag built in the expression", "command: [./args.sh, \"${{ '-' + args.v }}\"]", "rf", `command[1]: the value "-rf" starts with '-'`},
-		{"leading text", "command: [./args.sh, 'x${{ args.v }}']", "-rf", ""},
-		{"dash in the middle", "command: [./args.sh, '${{ args.v }}']", "a-b", ""},
+		{"flag written in the expression, other value", "script: 'true'\nparams: [\"${{ args.v == 'n' ? ['-n'] : args.v }}\"]", "-rf", `params[0]: the value "-rf" starts with '-'`},
+		{"flag built in the expression", "script: 'true'\nparams: [\"${{ '-' + args.v }}\"]", "rf", `params[0]: the value "-rf" starts with '-'`},
+		{"leading text", "script: 'true'\nparams: ['x${{ args.v }}']", "-rf", ""},
+		{"dash in the middle", "script: 'true'\nparams: ['${{ args.v }}']", "a-b", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

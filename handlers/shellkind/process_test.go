@@ -73,7 +73,7 @@ func TestProcessGroupIsKilled(t *testing.T) {
 	t.Parallel()
 	t.Run("on timeout", func(t *testing.T) {
 		t.Parallel()
-		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, '${{ args.pidfile }}']\ntimeout: 500ms"))
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, --, '${{ args.pidfile }}']\ntimeout: 500ms"))
 		pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
 		if !isError || !strings.Contains(text, "timed out after 500ms") {
 			t.Errorf("want a timeout error, got isError=%v %q", isError, text)
@@ -82,7 +82,7 @@ func TestProcessGroupIsKilled(t *testing.T) {
 	})
 	t.Run("on cancel", func(t *testing.T) {
 		t.Parallel()
-		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, '${{ args.pidfile }}']"))
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, --, '${{ args.pidfile }}']"))
 		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		defer cancel()
 		pidFile, text, isError := callWithPidFile(t, ctx, srv)
@@ -95,7 +95,7 @@ func TestProcessGroupIsKilled(t *testing.T) {
 		t.Parallel()
 		// The background sleep holds stdout open: the call only returns
 		// (before the test's deadline) because its group is killed.
-		srv := build(t, tool([]string{"pidfile"}, "command: [./background.sh, '${{ args.pidfile }}']"))
+		srv := build(t, tool([]string{"pidfile"}, "command: [./background.sh, --, '${{ args.pidfile }}']"))
 		pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
 		if isError || text != "started\n" {
 			t.Errorf("want started, got isError=%v %q", isError, text)
@@ -104,7 +104,7 @@ func TestProcessGroupIsKilled(t *testing.T) {
 	})
 	t.Run("when the server closes", func(t *testing.T) {
 		t.Parallel()
-		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, '${{ args.pidfile }}']"))
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, --, '${{ args.pidfile }}']"))
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		done := make(chan string)
 		go func() {
@@ -129,31 +129,46 @@ func TestProcessGroupIsKilled(t *testing.T) {
 	})
 }
 
+// namespaced tells whether commands run here as the first process of a
+// PID namespace of their own (the system allows it).
+func namespaced(t *testing.T) bool {
+	t.Helper()
+	srv := build(t, tool(nil, "script: echo $$"))
+	return handlertest.Text(handlertest.Call(t, context.Background(), srv, "t", `{}`)) == "1\n"
+}
+
 // TestEscapedProcessDoesNotHoldTheCall: a process that leaves the group
-// (setsid) cannot be killed with it and keeps stdout open; the call still
-// returns, waitDelay after the command exited, instead of waiting for it.
+// (setsid) cannot be killed with it and keeps stdout open. In a PID
+// namespace it dies with the command all the same; without one, the call
+// still returns, waitDelay after the command exited, instead of waiting
+// for it.
 func TestEscapedProcessDoesNotHoldTheCall(t *testing.T) {
 	t.Parallel()
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid here")
 	}
-	// The script waits until the escapee has written its pid, so that it
-	// is out of the group before the script exits.
+	// The script waits until the escapee has written its pid (as the test
+	// sees it, from /proc), so that it is out of the group before the
+	// script exits.
 	srv := build(t, tool([]string{"pidfile"}, `script: |
-  setsid sh -c 'echo $$ > "$1"; exec sleep 60' escapee "$1" &
+  setsid sh -c 'read pid rest < /proc/self/stat || pid=$$; echo "$pid" > "$1"; exec sleep 60' escapee "$1" &
   while [ ! -s "$1" ]; do sleep 0.01; done
   echo started
 params: ['${{ args.pidfile }}']`))
 	start := time.Now()
 	pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
 	elapsed := time.Since(start)
+	if isError || text != "started\n" {
+		t.Errorf("want started, got isError=%v %q", isError, text)
+	}
+	if namespaced(t) {
+		checkGone(t, pidFile)
+		return
+	}
 	if b, err := os.ReadFile(pidFile); err == nil {
 		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
-	}
-	if isError || text != "started\n" {
-		t.Errorf("want started, got isError=%v %q", isError, text)
 	}
 	if elapsed > 30*time.Second || elapsed < time.Second {
 		t.Errorf("the call took %v: it should wait for the pipes a little (waitDelay), not for the escapee", elapsed)
@@ -187,5 +202,21 @@ func TestStandardStreams(t *testing.T) {
 		if got[fd+1] == ours || !strings.HasPrefix(got[fd+1], "pipe:") {
 			t.Errorf("the command's %s is %s, the server's is %s; want a pipe of its own", name, got[fd+1], ours)
 		}
+	}
+}
+
+// TestKilledBySignal: a command killed by a signal is an error naming it.
+// A command that is the first process of its PID namespace ignores the
+// signals it sends itself (the kernel protects a namespace's init from its
+// own namespace), so where commands run in one, this cannot be shown.
+func TestKilledBySignal(t *testing.T) {
+	t.Parallel()
+	if namespaced(t) {
+		t.Skip("a command that is the first process of its PID namespace cannot signal itself")
+	}
+	srv := build(t, tool(nil, "script: kill -TERM $$"))
+	res := handlertest.Call(t, context.Background(), srv, "t", `{}`)
+	if text := handlertest.Text(res); !res.IsError || text != "command killed by signal terminated" {
+		t.Errorf("want a signal error, got isError=%v %q", res.IsError, text)
 	}
 }

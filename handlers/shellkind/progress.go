@@ -33,39 +33,36 @@ type progressSpec struct {
 }
 
 // buildProgress checks and compiles `progress`; nil without one.
-func (c *Config) buildProgress(env handlers.BuildEnv) (*progressSpec, bool) {
+func (c *Config) buildProgress(env handlers.BuildEnv) *progressSpec {
 	p := c.Progress
 	if p == nil {
-		return nil, true
+		return nil
 	}
 	switch {
-	case p.Lines && p.Pattern != "":
-		env.Diag("progress.pattern", "give either lines or pattern, not both")
-		return nil, false
 	case !p.Lines && p.Pattern == "":
 		env.Diag("progress", "progress needs `lines: true` (each line is a step) or a `pattern` with a (?P<done>...) group")
-		return nil, false
+		return nil
 	case p.Total < 0:
 		env.Diag("progress.total", "the total cannot be negative")
-		return nil, false
+		return nil
 	}
 	ps := &progressSpec{stderr: p.From == "stderr", total: -1, fixedTotal: p.Total}
 	if p.Pattern == "" {
-		return ps, true
+		return ps
 	}
 	ps.stderr = p.From != "stdout"
 	re, err := regexp.Compile(p.Pattern)
 	if err != nil {
 		env.Diag("progress.pattern", "not a regular expression: "+strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-		return nil, false
+		return nil
 	}
 	ps.re, ps.done = re, re.SubexpIndex("done")
 	if ps.done < 0 {
 		env.Diag("progress.pattern", `the pattern needs a group named done for the progress so far, as in (?P<done>\d+)/(?P<total>\d+)`)
-		return nil, false
+		return nil
 	}
 	ps.total = re.SubexpIndex("total")
-	return ps, true
+	return ps
 }
 
 // report is one progress notification.

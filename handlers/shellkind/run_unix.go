@@ -39,7 +39,6 @@ func (h *handler) run(ctx context.Context, inv *invocation, n handlers.Notifier)
 	cmd := exec.Command(inv.path, inv.argv[1:]...)
 	cmd.Args[0] = inv.argv[0]
 	cmd.Env, cmd.Dir = inv.env, h.dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p, err := start(cmd, inv.stdin != nil)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", inv.argv[0], err)
@@ -95,7 +94,7 @@ func start(cmd *exec.Cmd, stdin bool) (*pipes, error) {
 		}
 		child, cmd.Stdin = append(child, r), r
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startIsolated(cmd); err != nil {
 		p.close()
 		return nil, err
 	}

@@ -19,11 +19,8 @@ import (
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
 
-// Pool defaults, used when a backend does not set them.
-const (
-	defaultMaxOpen = 10
-	defaultMaxIdle = 2
-)
+// defaultMaxOpen is the pool size when a backend does not set max_open.
+const defaultMaxOpen = 10
 
 // BackendConfig is a named database connection, shared by the tools and
 // resources that say `backend: NAME`.
@@ -41,7 +38,9 @@ type BackendConfig struct {
 	// in-memory SQLite database always uses exactly one. Read-only tools
 	// use connections of their own, with the same limits.
 	MaxOpen int `yaml:"max_open,omitempty"`
-	// MaxIdle is the most idle connections kept for reuse. Defaults to 2.
+	// MaxIdle is the most idle connections kept for reuse. Defaults to
+	// max_open: a connection closed after each call is opened again, and its
+	// statements prepared again, on the next one.
 	MaxIdle int `yaml:"max_idle,omitempty"`
 	// ConnMaxLifetime closes connections older than this, e.g. 30m.
 	// Defaults to keeping them.
@@ -82,8 +81,7 @@ type DB struct {
 func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 	d := dialectOf(c.Driver)
 	if d == nil {
-		env.Diag("driver", fmt.Sprintf("unknown driver %q; use sqlite, postgres or mysql", c.Driver))
-		return nil
+		return nil // the loader checked the driver against its enumeration
 	}
 	if c.Init != "" && d != sqliteDialect {
 		env.Diag("init", "init is for sqlite databases; create other databases with their own tools")
@@ -171,8 +169,9 @@ func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter, 
 		}
 		db = sql.OpenDB(conn)
 	}
-	db.SetMaxOpenConns(cmp.Or(maxOpen, defaultMaxOpen))
-	db.SetMaxIdleConns(min(cmp.Or(c.MaxIdle, defaultMaxIdle), cmp.Or(maxOpen, defaultMaxOpen)))
+	maxOpen = cmp.Or(maxOpen, defaultMaxOpen)
+	db.SetMaxOpenConns(maxOpen)
+	db.SetMaxIdleConns(min(cmp.Or(c.MaxIdle, maxOpen), maxOpen))
 	db.SetConnMaxLifetime(time.Duration(c.ConnMaxLifetime))
 	return db, nil
 }

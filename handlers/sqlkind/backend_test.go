@@ -28,6 +28,8 @@ type env struct {
 
 func (e *env) Logger() *slog.Logger                                   { return slog.New(slog.DiscardHandler) }
 func (e *env) Diag(field, msg string)                                 { e.diags = append(e.diags, field+": "+msg) }
+func (e *env) DiagAt(field string, _ int, msg string)                 { e.Diag(field, msg) }
+func (e *env) Failed() bool                                           { return len(e.diags) > 0 }
 func (e *env) Warn(field, msg string)                                 { e.Diag(field, msg) }
 func (e *env) Compile(string, *spec.Value, types.Map) *eval.Value     { return nil }
 func (e *env) Template(string, string, ...string) *templates.Template { return nil }
@@ -134,6 +136,43 @@ func TestPoolLimits(t *testing.T) {
 			defer db.Close()
 			if got := db.db.Stats().MaxOpenConnections; got != tt.wantOpen {
 				t.Errorf("max open connections = %d, want %d", got, tt.wantOpen)
+			}
+		})
+	}
+}
+
+// TestIdleConnectionsKept checks that the connections a busy moment opened
+// stay open for the next calls (max_idle defaults to max_open), rather than
+// being closed and opened again.
+func TestIdleConnectionsKept(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		maxIdle  int
+		wantIdle int
+	}{
+		{"default", 0, 4},
+		{"set", 1, 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := BackendConfig{Driver: "sqlite", DSN: "idle.db", MaxOpen: 4, MaxIdle: tt.maxIdle}
+			db := cfg.Open(&env{dir: t.TempDir()}).(*DB)
+			defer db.Close()
+			ctx := context.Background()
+			var conns []*sql.Conn
+			for range 4 {
+				c, err := db.db.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conns = append(conns, c)
+			}
+			for _, c := range conns {
+				c.Close()
+			}
+			if got := db.db.Stats().Idle; got != tt.wantIdle {
+				t.Errorf("idle connections after 4 calls at once = %d, want %d", got, tt.wantIdle)
 			}
 		})
 	}

@@ -2,8 +2,8 @@ package sqlkind
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,17 +26,15 @@ type Config struct {
 	// digits and _) and bound from `params`, never spliced into the text. A
 	// :name inside a string literal, a quoted identifier or a comment is
 	// left alone, as are casts (x::int) and slices (arr[lo:hi]); positional
-	// placeholders (?, $1) are refused. Exclusive with `exec` and
-	// `statements`.
-	Query string `yaml:"query,omitempty"`
+	// placeholders (?, $1) are refused.
+	Query string `yaml:"query,omitempty" mcpgen:"exactly_one=statement"`
 	// Exec is one statement that changes data (INSERT, UPDATE, DELETE); the
 	// result is the number of rows affected. Exec tools are not read-only
-	// and are announced to clients as destructive. Exclusive with `query`
-	// and `statements`.
-	Exec string `yaml:"exec,omitempty"`
+	// and are announced to clients as destructive.
+	Exec string `yaml:"exec,omitempty" mcpgen:"exactly_one=statement"`
 	// Statements run in order in one transaction: all of them take effect or
 	// none. The result lists each statement's result.
-	Statements []*Statement `yaml:"statements,omitempty"`
+	Statements []*Statement `yaml:"statements,omitempty" mcpgen:"exactly_one=statement"`
 	// Params binds each :name placeholder to a value, usually an
 	// expression over the arguments: `limit: "${{ args.limit ?? 20 }}"`.
 	// Every placeholder needs a parameter and every parameter must be used.
@@ -76,13 +74,12 @@ type Config struct {
 	unchecked bool
 }
 
-// Statement is one step of a multi-statement tool: exactly one of query and
-// exec.
+// Statement is one step of a multi-statement tool: a query or an exec.
 type Statement struct {
 	// Query is a statement whose rows are returned.
-	Query string `yaml:"query,omitempty"`
+	Query string `yaml:"query,omitempty" mcpgen:"exactly_one=statement"`
 	// Exec is a statement whose rows affected are returned.
-	Exec string `yaml:"exec,omitempty"`
+	Exec string `yaml:"exec,omitempty" mcpgen:"exactly_one=statement"`
 }
 
 // Build checks the configuration against its backend and returns the handler.
@@ -107,10 +104,10 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout
 	}
-	ok = c.checkShape(env)
-	ok = c.statements(env, h) && ok
-	ok = c.params(env, h) && ok
-	if !ok {
+	c.checkShape(env)
+	c.statements(env, h)
+	c.params(env, h)
+	if env.Failed() {
 		return nil
 	}
 	h.stmts = make([]*preparedStmt, len(h.steps))
@@ -121,31 +118,19 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 }
 
 // checkShape reports settings that contradict each other.
-func (c *Config) checkShape(env handlers.BuildEnv) bool {
-	ok := true
-	fail := func(field, msg string) { env.Diag(field, msg); ok = false }
-	switch n := btoi(c.Query != "") + btoi(c.Exec != "") + btoi(len(c.Statements) > 0); {
-	case n == 0:
-		fail("", "an sql handler needs one of query, exec or statements")
-	case n > 1:
-		fail("", "give only one of query, exec and statements")
-	}
-	if !slices.Contains([]string{"", "table", "csv", "json"}, c.Format) {
-		fail("format", fmt.Sprintf("unknown format %q; use table, csv or json", c.Format))
-	}
+func (c *Config) checkShape(env handlers.BuildEnv) {
 	if c.MaxRows < 0 {
-		fail("max_rows", "must not be negative")
+		env.Diag("max_rows", "must not be negative")
 	}
 	if c.Timeout < 0 {
-		fail("timeout", "must not be negative")
+		env.Diag("timeout", "must not be negative")
 	}
 	if c.OneRow && c.Query == "" {
-		fail("one_row", "one_row is for a single query")
+		env.Diag("one_row", "one_row is for a single query")
 	}
 	if c.ReadOnly != nil && *c.ReadOnly && c.writes() {
-		fail("read_only", "a read-only handler cannot have exec statements; the database would refuse them")
+		env.Diag("read_only", "a read-only handler cannot have exec statements; the database would refuse them")
 	}
-	return ok
 }
 
 // writes reports whether any statement is an exec.
@@ -162,7 +147,7 @@ func (c *Config) writes() bool {
 }
 
 // statements translates every statement to the backend's placeholder style.
-func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
+func (c *Config) statements(env handlers.BuildEnv, h *handler) {
 	h.readOnly = !c.writes()
 	if c.ReadOnly != nil {
 		h.readOnly = *c.ReadOnly
@@ -173,59 +158,65 @@ func (c *Config) statements(env handlers.BuildEnv, h *handler) bool {
 	}
 	var srcs []src
 	switch {
-	case c.Query != "":
+	case c.Statements != nil:
+	case c.Exec == "":
 		srcs = append(srcs, src{"query", c.Query, false})
-	case c.Exec != "":
+	default:
 		srcs = append(srcs, src{"exec", c.Exec, true})
 	}
 	for i, s := range c.Statements {
 		p := fmt.Sprintf("statements[%d]", i)
 		switch {
-		case s == nil || btoi(s.Query != "")+btoi(s.Exec != "") != 1:
-			env.Diag(p, "a statement has exactly one of query and exec")
-		case s.Query != "":
+		case s == nil:
+			continue // the loader reported it
+		case s.Exec == "":
 			srcs = append(srcs, src{p + ".query", s.Query, false})
 		default:
 			srcs = append(srcs, src{p + ".exec", s.Exec, true})
 		}
 	}
-	ok := len(srcs) > 0
+	if len(srcs) == 0 {
+		env.Diag("statements", "give at least one statement")
+		return
+	}
 	for _, s := range srcs {
-		if strings.Contains(s.text, eval.Open) {
-			env.Diag(s.field, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
-			ok = false
+		if strings.TrimSpace(s.text) == "" {
+			env.Diag(s.field, "the statement is empty")
+			continue
+		}
+		if i := strings.Index(s.text, eval.Open); i >= 0 {
+			env.DiagAt(s.field, i, "an expression cannot be spliced into SQL; write a :name placeholder and bind the expression in params")
 			continue
 		}
 		st, err := translate(s.text, h.dialect.syntax)
 		if err != nil {
-			env.Diag(s.field, err.Error())
-			ok = false
+			off := -1
+			var se *syntaxError
+			if errors.As(err, &se) {
+				off = se.off // point at the character
+			}
+			env.DiagAt(s.field, off, err.Error())
 			continue
 		}
 		if h.readOnly && !s.exec && !c.unchecked {
 			if err := checkReadOnly(s.text, st, h.dialect.syntax); err != nil {
 				env.Diag(s.field, fmt.Sprintf("%v; a tool meant to write says read_only: false", err))
-				ok = false
 				continue
 			}
 		}
 		h.steps = append(h.steps, &step{field: s.field, st: st, exec: s.exec})
 	}
-	return ok
 }
 
 // params compiles the parameters and checks that placeholders and
 // parameters match one to one.
-func (c *Config) params(env handlers.BuildEnv, h *handler) bool {
-	ok := true
+func (c *Config) params(env handlers.BuildEnv, h *handler) {
 	used := map[string]bool{}
 	for _, s := range h.steps {
 		for _, p := range s.st.found {
 			used[p.name] = true
 			if _, has := c.Params[p.name]; !has {
-				env.Diag(s.field, fmt.Sprintf("placeholder :%s (line %d, column %d of the statement) has no parameter; add params.%s",
-					p.name, p.line, p.col, p.name))
-				ok = false
+				env.DiagAt(s.field, p.off, fmt.Sprintf("placeholder :%s has no parameter; add params.%s", p.name, p.name))
 			}
 		}
 	}
@@ -233,17 +224,12 @@ func (c *Config) params(env handlers.BuildEnv, h *handler) bool {
 	for _, name := range sortedNames(c.Params) {
 		if !used[name] {
 			env.Diag("params."+name, fmt.Sprintf("parameter %q is not used by any statement; write :%s where it belongs or remove it", name, name))
-			ok = false
 			continue
 		}
-		v := env.Compile("params."+name, c.Params[name], nil)
-		if v == nil {
-			ok = false
-			continue
+		if v := env.Compile("params."+name, c.Params[name], nil); v != nil {
+			h.params[name] = v
 		}
-		h.params[name] = v
 	}
-	return ok
 }
 
 func sortedNames[V any](m map[string]V) []string {
@@ -253,13 +239,6 @@ func sortedNames[V any](m map[string]V) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 var _ handlers.Config = (*Config)(nil)

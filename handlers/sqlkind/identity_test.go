@@ -13,7 +13,7 @@ import (
 func TestCallerBound(t *testing.T) {
 	t.Parallel()
 	srv := handlertest.Build(t, registry(), `version: 1
-server: {http: {auth: {}}}
+server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}]}}}
 backends:
   shop: {kind: sql, driver: sqlite, dsn: ":memory:", init: seed.sql}
 tools:

@@ -8,8 +8,8 @@ import (
 
 // A placeholder is one `:name` found in a statement.
 type placeholder struct {
-	name      string
-	line, col int // 1-based, inside the statement text
+	name string
+	off  int // byte offset of the colon in the statement text
 }
 
 // statement is a statement translated to its driver's placeholder style.
@@ -242,8 +242,7 @@ func (t *translator) colon() error {
 		j++
 	}
 	name := t.src[t.i+1 : j]
-	line, col := t.position()
-	t.st.found = append(t.st.found, placeholder{name: name, line: line, col: col})
+	t.st.found = append(t.st.found, placeholder{name: name, off: t.i})
 	t.i = j
 	if !t.syn.numbered {
 		t.out.WriteByte('?')
@@ -260,16 +259,17 @@ func (t *translator) colon() error {
 	return nil
 }
 
-// position is the line and column of t.i in the statement.
-func (t *translator) position() (int, int) {
-	before := t.src[:t.i]
-	line := strings.Count(before, "\n") + 1
-	return line, t.i - strings.LastIndexByte(before, '\n')
+// syntaxError is a statement that cannot be translated, at byte off of its
+// text.
+type syntaxError struct {
+	off int
+	msg string
 }
 
+func (e *syntaxError) Error() string { return e.msg }
+
 func (t *translator) errorf(format string, args ...any) error {
-	line, col := t.position()
-	return fmt.Errorf("line %d, column %d of the statement: %s", line, col, fmt.Sprintf(format, args...))
+	return &syntaxError{off: t.i, msg: fmt.Sprintf(format, args...)}
 }
 
 func isIdentStart(c byte) bool {

@@ -1,6 +1,7 @@
 package sqlkind
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -58,19 +59,21 @@ func TestTranslateErrors(t *testing.T) {
 		dialect *dialect
 		in      string
 		want    string
+		off     int // where the error points, in bytes
 	}{
-		{"bare question mark", sqliteDialect, "SELECT * FROM t WHERE a = ?", "line 1, column 27 of the statement: a bare ?"},
-		{"numbered", postgresDialect, "SELECT *\nFROM t WHERE a = $1", "line 2, column 18 of the statement: $1 is a positional placeholder"},
-		{"unterminated string", sqliteDialect, "SELECT 'abc", "unterminated string literal"},
-		{"unterminated identifier", sqliteDialect, `SELECT "abc`, "unterminated quoted identifier"},
-		{"unterminated comment", sqliteDialect, "SELECT /* abc", "unterminated /* comment"},
-		{"unterminated dollar", postgresDialect, "SELECT $x$ abc", "unterminated $x$ string"},
+		{"bare question mark", sqliteDialect, "SELECT * FROM t WHERE a = ?", "a bare ?", 26},
+		{"numbered", postgresDialect, "SELECT *\nFROM t WHERE a = $1", "$1 is a positional placeholder", 26},
+		{"unterminated string", sqliteDialect, "SELECT 'abc", "unterminated string literal", 7},
+		{"unterminated identifier", sqliteDialect, `SELECT "abc`, "unterminated quoted identifier", 7},
+		{"unterminated comment", sqliteDialect, "SELECT /* abc", "unterminated /* comment", 7},
+		{"unterminated dollar", postgresDialect, "SELECT $x$ abc", "unterminated $x$ string", 7},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := translate(tt.in, tt.dialect.syntax)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("got %v, want an error containing %q", err, tt.want)
+			var se *syntaxError
+			if !errors.As(err, &se) || !strings.Contains(se.msg, tt.want) || se.off != tt.off {
+				t.Errorf("got %v (at byte %d), want an error containing %q at byte %d", err, se.off, tt.want, tt.off)
 			}
 		})
 	}
@@ -82,7 +85,7 @@ func TestPlaceholderPositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []placeholder{{"a", 1, 8}, {"bb", 2, 3}}
+	want := []placeholder{{"a", 7}, {"bb", 13}}
 	if diff := cmp.Diff(want, st.found, cmp.AllowUnexported(placeholder{})); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -27,6 +28,7 @@ func sqliteDSN(env handlers.BuildEnv, dsn string) (string, bool) {
 	path, query, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
 	if env != nil {
 		path = env.Path(path)
+		checkDatabaseFile(env, path)
 	}
 	if !strings.Contains(query, "busy_timeout") {
 		query = strings.TrimPrefix(query+"&_pragma=busy_timeout(5000)", "&")
@@ -34,14 +36,23 @@ func sqliteDSN(env handlers.BuildEnv, dsn string) (string, bool) {
 	return "file:" + path + "?" + query, false
 }
 
+// checkDatabaseFile reports a database path that names something other
+// than a regular file: SQLite reading a named pipe or a device would block
+// or never end. A file that does not exist yet is created on first use.
+func checkDatabaseFile(env handlers.BuildEnv, path string) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		env.Diag("dsn", fmt.Sprintf("%s is not a regular file", path))
+	}
+}
+
 // initScript reads the backend's init script, if it has one.
 func (c *BackendConfig) initScript(env handlers.BuildEnv, d *dialect) *initScript {
 	if c.Init == "" || d != sqliteDialect {
 		return nil
 	}
-	body, err := os.ReadFile(env.Path(c.Init))
+	body, err := regfile.Read(env.Path(c.Init), 0)
 	if err != nil {
-		env.Diag("init", fmt.Sprintf("cannot read the init script: %v", err))
+		env.Diag("init", fmt.Sprintf("cannot read the init script: %s", regfile.Message(err)))
 		return nil
 	}
 	if strings.TrimSpace(string(body)) == "" {

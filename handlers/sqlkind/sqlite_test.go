@@ -91,18 +91,22 @@ func TestParams(t *testing.T) {
 func TestDiagnostics(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ name, tool, want string }{
-		{"missing parameter", "query: \"SELECT :id,\\n :other\"\n      params: {id: 1}",
-			"tools[0].handler.query: placeholder :other (line 2, column 2 of the statement) has no parameter; add params.other"},
+		{"missing parameter", "query: \"SELECT :id, :other\"\n      params: {id: 1}",
+			"mcpgen.yaml:10:27: tools[0].handler.query: placeholder :other has no parameter; add params.other"},
+		{"missing parameter in a block", "query: |\n        SELECT :id,\n          :other\n      params: {id: 1}",
+			"mcpgen.yaml:12:11: tools[0].handler.query: placeholder :other has no parameter; add params.other"},
 		{"unused parameter", "query: SELECT :id\n      params: {id: 1, extra: 2}",
 			`tools[0].handler.params.extra: parameter "extra" is not used by any statement`},
 		{"bad expression", "query: SELECT :id\n      params: {id: \"${{ args.idd }}\"}", `tools[0].handler.params.id: expr: unknown field idd; did you mean "id"?`},
 		{"spliced expression", "query: SELECT * FROM t WHERE id = ${{ args.id }}",
 			"tools[0].handler.query: an expression cannot be spliced into SQL; write a :name placeholder"},
-		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "tools[0].handler.query: line 1, column 28 of the statement: a bare ?"},
-		{"two statements", "query: SELECT 1\n      exec: DELETE FROM t", "give only one of query, exec and statements"},
+		{"bare placeholder", "query: SELECT * FROM t WHERE id = ?", "mcpgen.yaml:10:41: tools[0].handler.query: a bare ? is a positional placeholder"},
+		{"two statements", "query: SELECT 1\n      exec: DELETE FROM t", "tools[0].handler.exec: give exactly one of query, exec, statements; found query and exec"},
 		{"read-only exec", "exec: DELETE FROM t\n      read_only: true", "tools[0].handler.read_only: a read-only handler cannot have exec statements"},
 		{"format", "query: SELECT 1\n      format: xml", `tools[0].handler.format: expected one of table, csv, json, got "xml"`},
-		{"statement shape", "statements: [{query: SELECT 1, exec: SELECT 2}]", "tools[0].handler.statements[0]: a statement has exactly one of query and exec"},
+		{"statement shape", "statements: [{query: SELECT 1, exec: SELECT 2}]", "tools[0].handler.statements[0].exec: give exactly one of query, exec; found query and exec"},
+		{"empty statement", "query: ''", "tools[0].handler.query: the statement is empty"},
+		{"no statements", "statements: []", "tools[0].handler.statements: give at least one statement"},
 		{"unknown field", "query: SELECT 1\n      max_row: 3", `unknown field "max_row"; did you mean "max_rows"?`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,6 +126,8 @@ func TestBackendDiagnostics(t *testing.T) {
 		{"driver", "{kind: sql, driver: oracle, dsn: x}", `backends.db.driver: expected one of sqlite, postgres, mysql, got "oracle"`},
 		{"init elsewhere", "{kind: sql, driver: postgres, dsn: \"postgres://localhost/x\", init: seed.sql}", "backends.db.init: init is for sqlite"},
 		{"missing init", "{kind: sql, driver: sqlite, dsn: x.db, init: nope.sql}", "backends.db.init: cannot read the init script"},
+		{"device database", "{kind: sql, driver: sqlite, dsn: /dev/zero}", "backends.db.dsn: /dev/zero is not a regular file"},
+		{"device init", "{kind: sql, driver: sqlite, dsn: x.db, init: /dev/zero}", "backends.db.init: cannot read the init script: not a regular file (a character device)"},
 		{"postgres dsn", "{kind: sql, driver: postgres, dsn: \"postgres://h:notaport/x\"}", "backends.db.dsn: invalid postgres DSN"},
 		{"mysql dsn", "{kind: sql, driver: mysql, dsn: \"nonsense\"}", "backends.db.dsn: invalid mysql DSN"},
 		{"pool", "{kind: sql, driver: sqlite, dsn: x.db, max_open: -1}", "backends.db.max_open: must not be negative"},
@@ -414,5 +420,23 @@ func TestCancelAnyTime(t *testing.T) {
 			t.Fatalf("call %d, canceled after %v, still runs after 5s", i, after)
 		}
 		cancel()
+	}
+}
+
+// TestEnumsReportedOnce checks that a value outside an enumeration gets one
+// diagnostic, the loader's, and no second one from the kind.
+func TestEnumsReportedOnce(t *testing.T) {
+	t.Parallel()
+	cfg := "version: 1\nbackends:\n  shop: {kind: sql, driver: sqlite, dsn: \":memory:\"}\n  other: {kind: sql, driver: oracle, dsn: x}\n" +
+		"tools:\n  - name: t\n    description: d\n    handler: {backend: shop, query: SELECT 1, format: xml}\n"
+	ds := handlertest.Diagnose(t, registry(), cfg)
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Path+": "+d.Message)
+	}
+	want := []string{`backends.other.driver: expected one of sqlite, postgres, mysql, got "oracle"`,
+		`tools[0].handler.format: expected one of table, csv, json, got "xml"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"cmp"
 	"fmt"
 	"reflect"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/rule"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 	"gopkg.in/yaml.v3"
 )
@@ -146,21 +148,24 @@ type fieldInfo struct {
 	server   bool     // tagged mcpgen:"server": never sent to clients
 }
 
-// structInfo is the YAML keys of a struct type, in declaration order.
+// structInfo is the YAML keys of a struct type, in declaration order, and
+// the groups of them declared exclusive.
 type structInfo struct {
 	fields map[string]fieldInfo
 	order  []string
+	groups []rule.Group
 }
 
 var structCache sync.Map // reflect.Type -> *structInfo; derived from types, never changes
 
-func structFields(t reflect.Type) (map[string]fieldInfo, []string) {
+func structFields(t reflect.Type) *structInfo {
 	if si, ok := structCache.Load(t); ok {
-		return si.(*structInfo).fields, si.(*structInfo).order
+		return si.(*structInfo)
 	}
 	fields, order := reflectFields(t)
-	structCache.Store(t, &structInfo{fields: fields, order: order})
-	return fields, order
+	si := &structInfo{fields: fields, order: order, groups: rule.Groups(t)}
+	structCache.Store(t, si)
+	return si
 }
 
 func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
@@ -179,7 +184,8 @@ func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
 				walk(f.Type, idx)
 				continue
 			}
-			info := fieldInfo{index: idx, server: f.Tag.Get("mcpgen") == "server"}
+			_, server := rule.Option(f, "server")
+			info := fieldInfo{index: idx, server: server}
 			for _, opt := range strings.Split(f.Tag.Get("jsonschema"), ",") {
 				if opt == "required" {
 					info.required = true
@@ -199,7 +205,8 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
 		return
 	}
-	fields, order := structFields(v.Type())
+	si := structFields(v.Type())
+	fields, order := si.fields, si.order
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
@@ -226,7 +233,7 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		} else {
 			dc.decode(val, fv, p)
 		}
-		if f.required && fv.Kind() == reflect.String && fv.String() == "" && !isNull(val) && val.Kind == yaml.ScalarNode &&
+		if f.required && fv.Kind() == reflect.String && fv.String() == "" && val.Kind == yaml.ScalarNode &&
 			!dc.unset[Resolve(val)] {
 			dc.d.At(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
@@ -238,6 +245,53 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	for _, name := range order {
 		if f := fields[name]; f.required && seen[name] == nil {
 			dc.d.At(n, path, fmt.Sprintf("missing required field %q", name), "")
+		}
+	}
+	dc.checkGroups(n, si.groups, path)
+}
+
+// checkGroups reports a mapping that gives none of a group of which it
+// needs exactly one, or more than one key of a group; a key whose value is
+// null counts as not given.
+func (dc *decoder) checkGroups(n *yaml.Node, groups []rule.Group, path string) {
+	for _, g := range groups {
+		var given []string
+		var keys []*yaml.Node
+		for _, name := range g.Names {
+			if k := keyNode(n, name); k != nil && !isNull(Resolve(Field(n, name))) {
+				given, keys = append(given, name), append(keys, k)
+			}
+		}
+		switch {
+		case len(given) > 1:
+			// point at the second key as written: the first one too many
+			slices.SortFunc(keys, func(a, b *yaml.Node) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
+			dc.d.At(keys[1], JoinPath(path, keys[1].Value), g.Message(), rule.Found(given))
+		case len(given) == 0 && g.Exactly:
+			dc.d.At(n, path, g.Message(), "")
+		}
+	}
+}
+
+// nullElement reports a list element left empty where its type needs one
+// key of a group and nothing else (a content block, a step); the builder
+// reports other empty elements with what they need most.
+func (dc *decoder) nullElement(n *yaml.Node, t reflect.Type, path string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	si := structFields(t)
+	for _, f := range si.fields {
+		if f.required {
+			return
+		}
+	}
+	for _, g := range si.groups {
+		if g.Exactly {
+			dc.d.At(n, path, g.Message(), "")
 		}
 	}
 }
@@ -256,7 +310,11 @@ func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
 	}
 	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 	for i, e := range n.Content {
-		dc.decode(e, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if isNull(Resolve(e)) {
+			dc.nullElement(e, v.Type().Elem(), p)
+		}
+		dc.decode(e, s.Index(i), p)
 	}
 	v.Set(s)
 }

@@ -145,12 +145,18 @@ func (d Reporter) At(n *yaml.Node, path, msg, hint string) {
 }
 
 // AtOffset records a diagnostic at n or, when off >= 0, at byte off of a
-// scalar's value, as far as the scalar's style lets the column be known.
+// scalar's value, as far as the scalar's style lets the position be known:
+// on the first line of a plain or quoted scalar, and on any line of a
+// literal block scalar (|).
 func (d Reporter) AtOffset(sev Severity, n *yaml.Node, off int, path, msg, hint string) {
 	diag := Diagnostic{File: d.file, Path: path, Message: msg, Hint: hint, Severity: sev}
 	if n != nil {
 		diag.Line, diag.Col = n.Line, n.Column
-		diag.Col += scalarOffset(n, off, d.Line(n.Line))
+		if line, col, ok := d.blockPosition(n, off); ok {
+			diag.Line, diag.Col = line, col
+		} else {
+			diag.Col += scalarOffset(n, off, d.Line(n.Line))
+		}
 	}
 	if diag.Line == 0 {
 		diag.Line = 1
@@ -215,4 +221,22 @@ func onLine(line []byte, col int, text string) bool {
 		s = s[size:]
 	}
 	return strings.HasPrefix(s, text)
+}
+
+// blockPosition places byte off of a literal block scalar's value: its line
+// k is line k after the indicator, less the block's indentation. It reports
+// false for other scalars and when the source does not show that line.
+func (d Reporter) blockPosition(n *yaml.Node, off int) (int, int, bool) {
+	if n.Style != yaml.LiteralStyle || off < 0 || off > len(n.Value) {
+		return 0, 0, false
+	}
+	start := strings.LastIndexByte(n.Value[:off], '\n') + 1
+	text, _, _ := strings.Cut(n.Value[start:], "\n")
+	line := n.Line + 1 + strings.Count(n.Value[:start], "\n")
+	src := string(d.Line(line))
+	indent := len(src) - len(text)
+	if indent < 0 || src[indent:] != text || strings.TrimLeft(src[:indent], " ") != "" {
+		return 0, 0, false
+	}
+	return line, indent + 1 + utf8.RuneCountInString(n.Value[start:off]), true
 }

@@ -103,7 +103,8 @@ func TestExpandPositions(t *testing.T) {
 
 // TestExpandPositionsUnknown checks that a reference the column cannot be
 // computed for (after an escape sequence, on a continuation line) is
-// reported at the start of its scalar, never beyond it.
+// reported at the start of its scalar, never beyond it, and that one in a
+// literal block is reported at its own line and column.
 func TestExpandPositionsUnknown(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -115,8 +116,11 @@ func TestExpandPositionsUnknown(t *testing.T) {
 		{"escape before", `"a\tb ${MISSING}"`, 3, 9},
 		{"single quote escape before", `'it''s ${MISSING}'`, 3, 9},
 		{"tagged", "!!str x ${MISSING}", 3, 9},
-		{"literal block", "|\n    x ${MISSING}", 3, 9},
 		{"quote then line", "\"\n${MISSING}\"", 3, 9},
+		// in a literal block, the line and column are known
+		{"block, first line", "|\n    x ${MISSING}", 4, 7},
+		{"block, third line", "|\n    a\n\n    bé ${MISSING}", 6, 8},
+		{"block, kept indentation", "|2\n      x ${MISSING}", 4, 9},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

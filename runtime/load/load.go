@@ -10,7 +10,6 @@ package load
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -56,7 +56,7 @@ func Files(paths []string, opts Options) ([]*File, Diagnostics) {
 		ds    Diagnostics
 	)
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		data, err := regfile.Read(p, 0)
 		if err != nil {
 			ds = append(ds, Diagnostic{File: p, Message: ReadError(err), Severity: Error})
 			continue
@@ -73,11 +73,7 @@ func Files(paths []string, opts Options) ([]*File, Diagnostics) {
 // ReadError words a failure to read a file for a diagnostic: the reason,
 // without the path that the diagnostic gives already.
 func ReadError(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return "cannot read file: " + err.Error()
+	return "cannot read file: " + regfile.Message(err)
 }
 
 // Bytes decodes one config file's contents; path names it in diagnostics

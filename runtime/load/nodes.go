@@ -25,6 +25,17 @@ func (f *File) Given(path string) bool {
 	return keyNode(parent, path[i+1:]) != nil
 }
 
+// Checkable reports whether the value at path is written in f and known:
+// not a variable left unset because of Options.SkipEnv. Checks of a value
+// that is not checkable would report the variable's absence, not a mistake.
+func (f *File) Checkable(path string) bool {
+	if !f.Given(path) {
+		return false
+	}
+	n := f.Node(path)
+	return n == nil || !f.unset[Resolve(n)]
+}
+
 // DecodeHandler decodes the settings of the handler whose mapping is body
 // (all its keys but kind and backend) into cfg, a pointer to a backend
 // kind's configuration, as strictly as the rest of the file; path names

@@ -22,7 +22,8 @@ const callHeader = "Mcpgen-Internal-Call"
 // graceful shutdown, cancels them all at the shutdown deadline, and cancels
 // those whose client went away without resuming the stream in time.
 type callTracker struct {
-	window time.Duration
+	window    time.Duration
+	stateless bool // no stream can be resumed: a call ends with its request
 
 	mu      sync.Mutex
 	n       int
@@ -121,6 +122,10 @@ func (t *callTracker) track(next http.Handler) http.Handler {
 		case r.Method == http.MethodPost:
 			c := t.open()
 			r.Header.Set(callHeader, c.token)
+			if t.stateless { // the go-sdk may not return when the client leaves
+				stop := context.AfterFunc(r.Context(), func() { t.abandon(c) })
+				defer stop()
+			}
 			next.ServeHTTP(&streamSniffer{ResponseWriter: w, t: t, c: c}, r)
 			t.release(c, r.Context().Err() != nil)
 		case r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "":
@@ -178,6 +183,13 @@ func (t *callTracker) release(c *carried, gone bool) {
 		}
 	}
 	t.forgetIfDone(c)
+}
+
+// abandon cancels the calls of a POST whose client went away.
+func (t *callTracker) abandon(c *carried) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	cancelAll(c.calls)
 }
 
 func (t *callTracker) expire(c *carried) {

@@ -80,7 +80,7 @@ func TestServeStdioEndsOnEOF(t *testing.T) {
 	in := strings.NewReader(initBody + "\n" + `{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n" +
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}`) // no final newline
 	var out bytes.Buffer
-	if err := transport.ServeStdio(context.Background(), srv, in, &out); err != nil {
+	if err := transport.ServeStdio(context.Background(), srv, in, &out, transport.StdioOptions{}); err != nil {
 		t.Errorf("ServeStdio after EOF: %v", err)
 	}
 	var ids []string

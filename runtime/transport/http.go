@@ -8,6 +8,7 @@ package transport
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 )
 
 // Defaults of HTTPOptions.
@@ -30,6 +32,15 @@ const (
 	// DefaultResumeWindow is how long a call whose client dropped its stream
 	// keeps running, waiting for the client to resume with Last-Event-ID.
 	DefaultResumeWindow = 5 * time.Second
+
+	DefaultMaxSessionsPerClient = 100
+	DefaultMaxCalls             = 512
+	DefaultMaxCallsPerBackend   = 128
+	DefaultMaxConnections       = 2048
+	DefaultReadHeaderTimeout    = 10 * time.Second
+	DefaultReadTimeout          = 30 * time.Second
+	DefaultWriteTimeout         = 30 * time.Second
+	DefaultIdleTimeout          = 2 * time.Minute
 )
 
 // Paths served by HTTPHandler.
@@ -62,6 +73,32 @@ type HTTPOptions struct {
 	// ResumeWindow is how long a call keeps running after its client dropped
 	// the stream, waiting for a resumption; negative: cancel at once.
 	ResumeWindow time.Duration
+	// MaxSessionsPerClient caps the live sessions opened from one client
+	// address (429 beyond it); negative: no cap.
+	MaxSessionsPerClient int
+	// MaxCalls caps the calls running at once; negative: no cap.
+	MaxCalls int
+	// MaxCallsPerBackend caps the tool calls running at once on one
+	// backend; negative: no cap.
+	MaxCallsPerBackend int
+	// MaxConnections caps open connections (ListenAndServe only); negative: no
+	// cap.
+	MaxConnections int
+	// ReadHeaderTimeout bounds reading a request's headers (ListenAndServe
+	// only); negative: no bound.
+	ReadHeaderTimeout time.Duration
+	// ReadTimeout bounds reading a request's body; negative: no bound.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds each write of a response, not the response;
+	// negative: no bound.
+	WriteTimeout time.Duration
+	// IdleTimeout closes idle kept-alive connections (ListenAndServe only);
+	// negative: never.
+	IdleTimeout time.Duration
+	// TLSCertFile and TLSKeyFile, when both set, make ListenAndServe serve
+	// HTTPS with this PEM certificate chain and key. The files are read
+	// again when they change.
+	TLSCertFile, TLSKeyFile string
 	// OnListen, if set, is called with the bound address once ListenAndServe
 	// listens (useful with port 0).
 	OnListen func(net.Addr)
@@ -77,7 +114,13 @@ func HTTPConfig(srv *runtime.Server) (addr string, opts HTTPOptions) {
 	}
 	opts = HTTPOptions{AllowedHosts: h.AllowedHosts, AllowedOrigins: h.AllowedOrigins, Stateless: h.Stateless,
 		SessionTimeout: time.Duration(h.SessionTimeout), MaxSessions: h.MaxSessions, MaxBody: int64(h.MaxBody),
-		ShutdownTimeout: time.Duration(h.ShutdownTimeout)}
+		ShutdownTimeout: time.Duration(h.ShutdownTimeout), MaxSessionsPerClient: h.MaxSessionsPerClient,
+		MaxCalls: h.MaxCalls, MaxCallsPerBackend: h.MaxCallsPerBackend, MaxConnections: h.MaxConnections,
+		ReadHeaderTimeout: time.Duration(h.ReadHeaderTimeout), ReadTimeout: time.Duration(h.ReadTimeout),
+		WriteTimeout: time.Duration(h.WriteTimeout), IdleTimeout: time.Duration(h.IdleTimeout)}
+	if t := srv.TLS(); t != nil {
+		opts.TLSCertFile, opts.TLSKeyFile = t.CertFile, t.KeyFile
+	}
 	addr = h.Addr
 	if addr == "" {
 		addr = DefaultHTTPAddr
@@ -101,6 +144,24 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 	if o.ResumeWindow == 0 {
 		o.ResumeWindow = DefaultResumeWindow
 	}
+	for _, d := range []struct {
+		v   *int
+		def int
+	}{{&o.MaxSessionsPerClient, DefaultMaxSessionsPerClient}, {&o.MaxCalls, DefaultMaxCalls},
+		{&o.MaxCallsPerBackend, DefaultMaxCallsPerBackend}, {&o.MaxConnections, DefaultMaxConnections}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
+	for _, d := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&o.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&o.ReadTimeout, DefaultReadTimeout},
+		{&o.WriteTimeout, DefaultWriteTimeout}, {&o.IdleTimeout, DefaultIdleTimeout}} {
+		if *d.v == 0 {
+			*d.v = d.def
+		}
+	}
 	return o
 }
 
@@ -108,13 +169,15 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 // legacy HTTP+SSE at /sse (stateful mode only), and /healthz. Create it
 // with NewHTTPHandler; stop it with Shutdown.
 type HTTPHandler struct {
-	opts     HTTPOptions
-	srv      *runtime.Server
-	mcp      *mcp.Server
-	guard    *originGuard
-	calls    *callTracker
-	mux      *http.ServeMux
-	stopWait context.CancelFunc // stops the resource watcher
+	opts      HTTPOptions
+	srv       *runtime.Server
+	mcp       *mcp.Server
+	guard     *originGuard
+	calls     *callTracker
+	limits    *callLimits
+	perClient *clientSessions
+	mux       *http.ServeMux
+	stopWait  context.CancelFunc // stops the resource watcher
 }
 
 // NewHTTPHandler returns an http.Handler serving s. Every session shares
@@ -122,9 +185,11 @@ type HTTPHandler struct {
 func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	opts = opts.withDefaults()
 	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
-		calls: newCallTracker(opts.ResumeWindow)}
+		calls: newCallTracker(opts.ResumeWindow), perClient: newClientSessions(opts.MaxSessionsPerClient),
+		limits: newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend)}
+	h.calls.stateless = opts.Stateless
 	h.mcp = s.MCP()
-	h.mcp.AddReceivingMiddleware(h.calls.middleware, incoming)
+	h.mcp.AddReceivingMiddleware(safeErrors, h.limits.middleware, h.calls.middleware, incoming)
 	getServer := func(*http.Request) *mcp.Server { return h.mcp }
 	streamOpts := &mcp.StreamableHTTPOptions{Stateless: opts.Stateless, MaxRequestBodyBytes: opts.MaxBody,
 		Logger: s.Logger(), DisableLocalhostProtection: true}
@@ -137,8 +202,17 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	h.mux.Handle(MCPPath, h.sessions(h.calls.track(streamable)))
-	if !opts.Stateless { // the legacy transport has sessions by design
+	var endpoint http.Handler = h.calls.track(h.plainReplies(streamable))
+	if g := s.Auth(); g != nil {
+		endpoint = g.Middleware(endpoint, s.NeedScopes)
+		for _, p := range g.MetadataPaths(MCPPath) {
+			h.mux.Handle(p, g.MetadataHandler())
+		}
+	}
+	h.mux.Handle(MCPPath, h.sessions(endpoint))
+	// The legacy transport has sessions by design, and cannot carry a
+	// caller to the handlers: it is not served with auth.
+	if !opts.Stateless && s.Auth() == nil {
 		h.mux.Handle(SSEPath, h.legacy(sse))
 	}
 	h.mux.HandleFunc(HealthzPath, func(w http.ResponseWriter, _ *http.Request) {
@@ -168,7 +242,15 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
 	}
-	h.mux.ServeHTTP(w, r)
+	if h.opts.WriteTimeout <= 0 {
+		h.mux.ServeHTTP(w, r)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: h.opts.WriteTimeout, cancel: cancel}
+	h.mux.ServeHTTP(dw, r.WithContext(ctx))
+	dw.extend() // for what the server writes after the handler returns
 }
 
 // legacy serves the HTTP+SSE transport, refusing new sessions while
@@ -211,6 +293,13 @@ func (h *HTTPHandler) Close() {
 // calls in flight finish for up to opts.ShutdownTimeout, cancels the rest,
 // and returns nil.
 func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HTTPOptions) error {
+	var tlsConf *tls.Config
+	if opts.TLSCertFile != "" || opts.TLSKeyFile != "" {
+		var err error
+		if tlsConf, err = serverTLS(opts.TLSCertFile, opts.TLSKeyFile); err != nil {
+			return err
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", addr, err)
@@ -220,10 +309,22 @@ func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HT
 	if opts.OnListen != nil {
 		opts.OnListen(ln.Addr())
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn)}
+	if opts.MaxConnections > 0 {
+		ln = netutil.LimitListener(ln, opts.MaxConnections)
+	}
+	// No Server.ReadTimeout or WriteTimeout: they bound the whole exchange,
+	// and would cut long calls and streams. The handler bounds reading the
+	// body and each write instead.
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: max(opts.ReadHeaderTimeout, 0), TLSConfig: tlsConf,
+		IdleTimeout: max(opts.IdleTimeout, 0), ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() {
+		if tlsConf != nil {
+			errc <- hs.ServeTLS(ln, "", "")
+		} else {
+			errc <- hs.Serve(ln)
+		}
+	}()
 	select {
 	case err := <-errc:
 		h.Close()

@@ -492,7 +492,8 @@ tools:
       - sample: {prompt: Suggest a title., as: title}
     handler:
       kind: shell
-      command: [echo, "title:", "${{ steps.title.text }}"]
+      script: 'echo "title: $1"'
+      params: ["${{ steps.title.text }}"]
 `
 	_, url, _ := serve(t, builtin.Registry(), config, nil, transport.HTTPOptions{})
 	cs := connect(t, url, &mcp.ClientOptions{

@@ -22,7 +22,8 @@ func TestHTTPManySessions(t *testing.T) {
 	if testing.Short() {
 		sessions, calls = 20, 10
 	}
-	_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{MaxSessions: sessions})
+	_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{MaxSessions: sessions,
+		MaxSessionsPerClient: sessions}) // every session comes from loopback
 	tr := &http.Transport{MaxIdleConnsPerHost: 2 * sessions}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr}

@@ -352,7 +352,10 @@ func TestHTTPConfig(t *testing.T) {
 		opts       transport.HTTPOptions
 	}{
 		{name: "no section", addr: "127.0.0.1:8080", opts: transport.HTTPOptions{SessionTimeout: 30 * time.Minute,
-			MaxSessions: 1000, MaxBody: 4 << 20, ShutdownTimeout: 10 * time.Second, ResumeWindow: 5 * time.Second}},
+			MaxSessions: 1000, MaxBody: 4 << 20, ShutdownTimeout: 10 * time.Second, ResumeWindow: 5 * time.Second,
+			MaxSessionsPerClient: 100, MaxCalls: 512, MaxCallsPerBackend: 128, MaxConnections: 2048,
+			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second,
+			IdleTimeout: 2 * time.Minute}},
 		{name: "everything", serves: true, http: `
   http:
     addr: 0.0.0.0:9000
@@ -362,9 +365,20 @@ func TestHTTPConfig(t *testing.T) {
     session_timeout: 1m
     max_sessions: 3
     max_body: 1KiB
-    shutdown_timeout: 2s`, addr: "0.0.0.0:9000", opts: transport.HTTPOptions{AllowedHosts: []string{"mcp.example.com"},
+    shutdown_timeout: 2s
+    max_sessions_per_client: -1
+    max_calls: 7
+    max_calls_per_backend: 3
+    max_connections: 50
+    read_header_timeout: 1s
+    read_timeout: 2s
+    write_timeout: 3s
+    idle_timeout: 4s`, addr: "0.0.0.0:9000", opts: transport.HTTPOptions{AllowedHosts: []string{"mcp.example.com"},
 			AllowedOrigins: []string{"https://app.example.com"}, Stateless: true, SessionTimeout: time.Minute,
-			MaxSessions: 3, MaxBody: 1024, ShutdownTimeout: 2 * time.Second, ResumeWindow: 5 * time.Second}},
+			MaxSessions: 3, MaxBody: 1024, ShutdownTimeout: 2 * time.Second, ResumeWindow: 5 * time.Second,
+			MaxSessionsPerClient: -1, MaxCalls: 7, MaxCallsPerBackend: 3, MaxConnections: 50,
+			ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 3 * time.Second,
+			IdleTimeout: 4 * time.Second}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,6 +27,13 @@ type probe struct {
 	calls    atomic.Int64
 	canceled atomic.Int64
 	block    bool
+	subject  atomic.Value // the last call's caller subject
+}
+
+// lastSubject is the subject of the caller of the last call ("" for none).
+func (p *probe) lastSubject() string {
+	s, _ := p.subject.Load().(string)
+	return s
 }
 
 func newProbe(block bool) *probe {
@@ -43,6 +51,9 @@ func (c *probeConfig) Build(handlers.BuildEnv) handlers.Handler { return c.p }
 // Call implements handlers.Handler.
 func (p *probe) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
 	p.calls.Add(1)
+	if c := auth.CallerFrom(ctx); c != nil {
+		p.subject.Store(c.Subject)
+	}
 	p.started <- struct{}{}
 	if p.block {
 		select {

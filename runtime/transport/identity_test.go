@@ -1,37 +1,19 @@
 package transport_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
-	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// bearer stands for the inbound verification: the token "t-ann" is ann,
-// with her e-mail claim; anything else gets 401. It hands the caller to
-// the go-sdk as the HTTP layer does, with auth.Attach.
-func bearer(next http.Handler) http.Handler {
-	verify := func(_ context.Context, token string, _ *http.Request) (*sdkauth.TokenInfo, error) {
-		if token != "t-ann" {
-			return nil, sdkauth.ErrInvalidToken
-		}
-		ann := auth.NewCaller(auth.Caller{Subject: "ann", Scopes: []string{"orders:read"},
-			Claims: map[string]any{"sub": "ann", "email": "ann@example.com"}}, token)
-		return auth.Attach(&sdkauth.TokenInfo{UserID: "ann", Scopes: ann.Scopes, Expiration: time.Now().Add(time.Hour)}, ann), nil
-	}
-	return sdkauth.RequireBearerToken(verify, nil)(next)
-}
 
 // headerTransport adds headers to every request of an HTTP client.
 type headerTransport struct{ h http.Header }
@@ -44,8 +26,8 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-// TestCallerOverHTTP: over Streamable HTTP, the caller the HTTP layer
-// verified reaches expressions and bound arguments, and the allowed
+// TestCallerOverHTTP: over Streamable HTTP, the caller whose token the
+// guard verified reaches expressions and bound arguments, and the allowed
 // request headers reach the backend; the caller's token and cookies do
 // not.
 func TestCallerOverHTTP(t *testing.T) {
@@ -68,11 +50,17 @@ func testCallerOverHTTP(t *testing.T, opts transport.HTTPOptions) {
 		_, _ = w.Write([]byte(`{"ok": true}`))
 	}))
 	defer api.Close()
+	is := authtest.NewIssuer(t)
+	claims := is.Claims(authResource, "orders:read")
+	claims["sub"], claims["email"] = "ann", "ann@example.com"
+	token := is.Sign(t, "k1", claims)
 	config := `
 version: 1
 server:
   http:
     auth:
+      resource: ` + authResource + `
+      oauth: {issuer: ` + is.Name + `, jwks_url: ` + is.JWKSURL + `, algorithms: [ES256]}
       claims: {email: string}
 tools:
   - name: my_orders
@@ -89,10 +77,10 @@ tools:
 `
 	srv, _ := build(t, builtin.Registry(), config, nil)
 	h := transport.NewHTTPHandler(srv, opts)
-	ts := httptest.NewServer(bearer(h))
+	ts := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); ts.CloseClientConnections(); ts.Close() })
 
-	client := &http.Client{Transport: headerTransport{http.Header{"Authorization": {"Bearer t-ann"},
+	client := &http.Client{Transport: headerTransport{http.Header{"Authorization": {"Bearer " + token},
 		"Traceparent": {"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}, "X-Tenant": {"acme"},
 		"Cookie": {"session=secret"}, "X-Other": {"no"}}}}
 	ctx := testCtx(t)
@@ -124,7 +112,7 @@ tools:
 		t.Errorf("headers at the backend (-want +got):\n%s", diff)
 	}
 	b, _ := json.Marshal(hdr)
-	if strings.Contains(string(b), "t-ann") {
+	if strings.Contains(string(b), token) {
 		t.Errorf("the caller's token reached the backend: %s", b)
 	}
 }

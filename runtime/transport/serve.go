@@ -1,8 +1,6 @@
 package transport
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -13,25 +11,107 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// DrainTimeout bounds how long stdio serving waits, after the client closed
-// stdin, for the answers to requests it had already sent.
-const DrainTimeout = 10 * time.Second
+// Defaults of StdioOptions.
+const (
+	// DefaultStdioShutdownTimeout is how long calls in flight may run after
+	// the input ends or the server is told to stop.
+	DefaultStdioShutdownTimeout = 10 * time.Second
+)
+
+// cancelGrace is how long canceled calls get to send their (error) results,
+// and then how long stopping waits for the session to end, before giving up.
+const cancelGrace = time.Second
+
+// StdioOptions control serving over stdio. Zero values take the defaults.
+type StdioOptions struct {
+	// MaxMessage caps one message (one line) in bytes; a longer line is
+	// skipped, never held whole, and refused. Defaults to DefaultMaxFrame.
+	MaxMessage int
+	// ShutdownTimeout is how long calls in flight may finish after the
+	// input ends or ctx is canceled; then they are canceled.
+	ShutdownTimeout time.Duration
+}
+
+// StdioConfig returns the options from the `server.stdio` section of
+// srv's config, defaults applied.
+func StdioConfig(srv *runtime.Server) StdioOptions {
+	var o StdioOptions
+	if st := srv.Stdio(); st != nil {
+		o = StdioOptions{MaxMessage: int(st.MaxMessage), ShutdownTimeout: time.Duration(st.ShutdownTimeout)}
+	}
+	return o.withDefaults()
+}
+
+func (o StdioOptions) withDefaults() StdioOptions {
+	if o.MaxMessage <= 0 {
+		o.MaxMessage = DefaultMaxFrame
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = DefaultStdioShutdownTimeout
+	}
+	return o
+}
 
 // ServeStdio serves s over in and out until the client closes in or ctx is
-// canceled. Nothing but protocol messages is written to out. When in ends,
-// requests already read are answered (up to DrainTimeout) before it returns,
-// so a client may write its requests and close its end.
-func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Writer) error {
+// canceled. Nothing but protocol messages is written to out; a malformed
+// message is answered with a JSON-RPC error (or dropped and logged when it
+// has no id) and serving goes on. When in ends, requests already read are
+// answered, and when ctx is canceled, calls in flight may finish, for up to
+// opts.ShutdownTimeout; then they are canceled, and ServeStdio returns
+// shortly after even if a call ignores its cancellation.
+func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Writer, opts StdioOptions) error {
+	opts = opts.withDefaults()
 	p := &pending{cond: sync.NewCond(new(sync.Mutex))}
-	t := &mcp.IOTransport{
-		Reader: io.NopCloser(&drainReader{r: bufio.NewReader(in), p: p, ctx: ctx}),
-		Writer: nopWriteCloser{&countWriter{w: out, p: p}},
-	}
+	calls := newCallTracker(-1)
 	srv := s.MCP()
-	watchCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	go s.WatchResources(watchCtx, srv)
-	err := srv.Run(ctx, t)
+	srv.AddReceivingMiddleware(safeErrors, calls.middleware)
+	conn := newStdioConn(in, out, opts.MaxMessage, s.Logger(), p)
+	ended := make(chan struct{})
+	conn.onEOF = func() {
+		close(ended)
+		stopCalls(p, calls, opts.ShutdownTimeout)
+	}
+	conn.start()
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRun()
+	go s.WatchResources(runCtx, srv)
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(runCtx, &stdioTransport{conn: conn}) }()
+	select {
+	case err := <-done:
+		return quietEnd(err)
+	case <-ended:
+	case <-ctx.Done():
+		s.Logger().Info("shutting down", "timeout", opts.ShutdownTimeout)
+		calls.drain()
+		stopCalls(p, calls, opts.ShutdownTimeout)
+		_ = conn.Close()
+	}
+	return waitEnd(done, opts.ShutdownTimeout+2*cancelGrace)
+}
+
+// stopCalls waits up to grace for every request read to be answered, then
+// cancels the calls still running and gives them a moment to answer.
+func stopCalls(p *pending, calls *callTracker, grace time.Duration) {
+	p.waitFor(grace)
+	calls.cancelAll()
+	p.waitFor(cancelGrace)
+}
+
+// waitEnd waits up to d for the session to end.
+func waitEnd(done <-chan error, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return quietEnd(err)
+	case <-t.C:
+		return errors.New("stdio session did not end after its calls were canceled")
+	}
+}
+
+// quietEnd drops the errors that mean the session ended normally.
+func quietEnd(err error) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
@@ -53,10 +133,9 @@ func (p *pending) add(req, resp int) {
 	p.cond.Broadcast()
 }
 
-// wait blocks until every request read has been answered, or ctx ends, or
-// DrainTimeout passes.
-func (p *pending) wait(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, DrainTimeout)
+// waitFor blocks until every request read has been answered, or d passes.
+func (p *pending) waitFor(d time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	stop := context.AfterFunc(ctx, p.cond.Broadcast)
 	defer stop()
@@ -66,120 +145,3 @@ func (p *pending) wait(ctx context.Context) {
 		p.cond.Wait()
 	}
 }
-
-// kind tells requests (method and id) from responses (id, no method).
-func kind(line []byte) (req, resp int) {
-	hasID, hasMethod := topLevelKeys(line)
-	switch {
-	case !hasID:
-		return 0, 0
-	case hasMethod:
-		return 1, 0
-	}
-	return 0, 1
-}
-
-// topLevelKeys reports whether a JSON object has a non-null "id" and a
-// "method" among its top-level keys. It scans the bytes without decoding
-// them: it runs on every message in both directions.
-func topLevelKeys(b []byte) (hasID, hasMethod bool) {
-	depth, inString, escaped := 0, false, false
-	keyStart, expectKey := -1, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-				if keyStart >= 0 {
-					key := string(b[keyStart:i])
-					keyStart = -1
-					switch key {
-					case "method":
-						hasMethod = true
-					case "id":
-						hasID = !valueIsNull(b[i+1:])
-					}
-				}
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-			if depth == 1 && expectKey {
-				keyStart, expectKey = i+1, false
-			}
-		case '{', '[':
-			depth++
-			expectKey = c == '{' && depth == 1
-		case '}', ']':
-			depth--
-		case ',':
-			expectKey = depth == 1
-		}
-	}
-	return hasID, hasMethod
-}
-
-// valueIsNull reports whether the JSON after a key (": null") is null.
-func valueIsNull(b []byte) bool {
-	b = bytes.TrimLeft(b, " \t\r\n")
-	b = bytes.TrimPrefix(b, []byte(":"))
-	b = bytes.TrimLeft(b, " \t\r\n")
-	return bytes.HasPrefix(b, []byte("null"))
-}
-
-// drainReader reads whole lines; at the end of input it waits for pending
-// requests to be answered before it reports EOF.
-type drainReader struct {
-	r   *bufio.Reader
-	p   *pending
-	ctx context.Context
-	buf []byte
-}
-
-func (d *drainReader) Read(b []byte) (int, error) {
-	if len(d.buf) == 0 {
-		line, err := d.r.ReadBytes('\n')
-		if len(line) > 0 {
-			if req, _ := kind(line); req > 0 {
-				d.p.add(req, 0)
-			}
-			d.buf = line
-		}
-		if err != nil && len(line) == 0 {
-			if errors.Is(err, io.EOF) {
-				d.p.wait(d.ctx)
-			}
-			return 0, err
-		}
-	}
-	n := copy(b, d.buf)
-	d.buf = d.buf[n:]
-	return n, nil
-}
-
-// countWriter counts the responses written.
-type countWriter struct {
-	w io.Writer
-	p *pending
-}
-
-func (c *countWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		if _, resp := kind(line); resp > 0 {
-			c.p.add(0, resp)
-		}
-	}
-	return n, err
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

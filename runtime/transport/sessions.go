@@ -1,10 +1,12 @@
 package transport
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -14,11 +16,30 @@ const (
 	protocolVersionHeader = "Mcp-Protocol-Version"
 )
 
-// sessions admits new sessions (refused while draining or at the cap) and
-// aligns the protocol version header of requests on an existing session with
-// the version the session negotiated.
+// sessions reads each POST's body to answer, before the go-sdk sees it,
+// what the SDK would answer badly (an unknown method, a request without a
+// session), admits new sessions (refused while draining, at the cap, or
+// beyond the client address's share), and aligns the protocol version
+// header of requests on an existing session with the session's.
 func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var fi frameInfo
+		if r.Method == http.MethodPost {
+			body, ok := h.readBody(w, r)
+			if !ok {
+				return
+			}
+			defer body.free()
+			if fi = scanFrame(body.buf.Bytes()); !knownMethod(fi) {
+				refuseMethod(w, fi)
+				return
+			}
+			if badID(fi) {
+				writeReply(w, http.StatusBadRequest, errorReply{Version: "2.0", ID: scalarID(fi.id),
+					Error: jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: msgBadID}})
+				return
+			}
+		}
 		id := r.Header.Get(sessionIDHeader)
 		switch {
 		case h.opts.Stateless:
@@ -27,14 +48,52 @@ func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 				return
 			}
 		case id == "" && r.Method == http.MethodPost:
-			if !h.admit(w) {
-				return
-			}
+			h.open(w, r, fi, next)
+			return
 		case id != "":
 			h.alignVersion(r, id)
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// open serves a POST without a session id on a stateful server: only
+// initialize may come so, and it opens a session if one may be opened.
+func (h *HTTPHandler) open(w http.ResponseWriter, r *http.Request, fi frameInfo, next http.Handler) {
+	if !isInitialize(fi) {
+		http.Error(w, "Bad Request: missing Mcp-Session-Id header; only initialize may come without one", http.StatusBadRequest)
+		return
+	}
+	if !h.admit(w) {
+		return
+	}
+	addr := clientAddr(r)
+	if !h.perClient.reserve(addr, h.liveSessions) {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, fmt.Sprintf("too many sessions from this address (limit %d); close some or retry later",
+			h.opts.MaxSessionsPerClient), http.StatusTooManyRequests)
+		return
+	}
+	defer func() { h.perClient.opened(addr, w.Header().Get(sessionIDHeader)) }()
+	next.ServeHTTP(w, r)
+}
+
+// liveSessions returns the ids of the sessions open now.
+func (h *HTTPHandler) liveSessions() map[string]bool {
+	ids := map[string]bool{}
+	for ss := range h.mcp.Sessions() {
+		ids[ss.ID()] = true
+	}
+	return ids
+}
+
+// SessionCount returns the number of sessions open now.
+func (h *HTTPHandler) SessionCount() int {
+	n := 0
+	for range h.mcp.Sessions() {
+		n++
+	}
+	return n
 }
 
 // admit reports whether a new session may start, answering 503 if not.
@@ -43,14 +102,7 @@ func (h *HTTPHandler) admit(w http.ResponseWriter) bool {
 		unavailable(w, "server is shutting down")
 		return false
 	}
-	if h.opts.MaxSessions < 0 {
-		return true
-	}
-	n := 0
-	for range h.mcp.Sessions() {
-		n++
-	}
-	if n >= h.opts.MaxSessions {
+	if h.opts.MaxSessions >= 0 && h.SessionCount() >= h.opts.MaxSessions {
 		unavailable(w, "too many sessions; retry later")
 		return false
 	}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+// TestStdioClientDiesLeavesNoQuery: a client that dies during a call
+// (both pipes closed) leaves no query running on PostgreSQL.
+func TestStdioClientDiesLeavesNoQuery(t *testing.T) {
+	t.Parallel()
+	dsn := os.Getenv("MCPGEN_TEST_POSTGRES_DSN")
+	if dsn == "" {
+		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	marker := fmt.Sprintf("mcpgen-dies-%d", time.Now().UnixNano())
+	path := filepath.Join(t.TempDir(), "pg.yaml")
+	cfg := fmt.Sprintf(`version: 1
+server:
+  stdio: {shutdown_timeout: 200ms}
+backends:
+  pg: {kind: sql, driver: postgres, dsn: %q}
+tools:
+  - name: sleepy
+    description: Sleeps in the database.
+    handler:
+      backend: pg
+      query: "SELECT pg_sleep(300), '%s' AS marker"
+      timeout: 10m
+`, dsn, marker)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	running := func() bool {
+		var n int
+		err := db.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()`, marker).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n > 0
+	}
+	c := startRaw(t, path)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sleepy","arguments":{}}}`)
+	eventually(t, "the query to start", running)
+	_ = c.in.Close() // the client dies: its end of both pipes closes
+	for range c.lines {
+	}
+	eventually(t, "the query after the client died", func() bool { return !running() })
+	if err := c.wait(); err != nil {
+		t.Errorf("mcpgen exited with %v", err)
+	}
+}

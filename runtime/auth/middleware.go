@@ -1,0 +1,126 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// NeedFunc returns the scopes one MCP request needs besides the guard's
+// required ones: for tools/call and prompts/get, name is the tool or
+// prompt; for resources/read, it is the URI.
+type NeedFunc func(method, name string) []string
+
+// Middleware authenticates every request before next (the go-sdk handler)
+// sees it. Without a credential the answer is 401 with a challenge naming
+// the metadata; with a bad one 401 invalid_token; with a malformed header
+// 400; without the scopes the request needs, 403 insufficient_scope naming
+// all of them. An accepted request carries its Caller to the go-sdk as its
+// TokenInfo (see CallerFromTokenInfo), which also binds a session to its
+// user: another caller presenting the session's ID gets 403.
+func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
+	var leeway time.Duration
+	if g.jwt != nil {
+		leeway = g.jwt.leeway
+	}
+	sdk := sdkauth.RequireBearerToken(func(_ context.Context, _ string, r *http.Request) (*sdkauth.TokenInfo, error) {
+		if ti, ok := r.Context().Value(verifiedKey{}).(*sdkauth.TokenInfo); ok {
+			return ti, nil
+		}
+		return nil, sdkauth.ErrInvalidToken
+	}, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: leeway})(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, ti, ok := g.admit(w, r)
+		if !ok {
+			return
+		}
+		if r.Method == http.MethodPost && g.stepUp {
+			if lacking, items := g.lacking(r, c, need); lacking != nil {
+				g.logger.Info("call", "subject", c.Subject, "item", strings.Join(items, " "), "outcome", "denied",
+					"needs", strings.Join(lacking, " "))
+				g.challenge(w, http.StatusForbidden, "insufficient_scope", lacking, "this request needs more scopes")
+				return
+			}
+		}
+		sdk.ServeHTTP(w, r.WithContext(withVerified(r.Context(), ti)))
+	})
+}
+
+// admit authenticates r, answering it if it cannot go on.
+func (g *Guard) admit(w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth.TokenInfo, bool) {
+	cred, err := BearerCredential(r.Header)
+	switch {
+	case errors.Is(err, ErrNoCredential):
+		g.challenge(w, http.StatusUnauthorized, "", g.required, "authentication required")
+		return nil, nil, false
+	case err != nil:
+		g.challenge(w, http.StatusBadRequest, "invalid_request", nil, err.Error())
+		return nil, nil, false
+	}
+	c, exp, err := g.Authenticate(r.Context(), cred)
+	switch {
+	case errors.Is(err, ErrUnavailable):
+		g.logger.Warn("cannot check credentials", "err", err)
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "credentials cannot be checked right now; retry later", http.StatusServiceUnavailable)
+		return nil, nil, false
+	case err != nil:
+		g.logger.Info("authentication failed", "remote", r.RemoteAddr, "reason", err)
+		g.challenge(w, http.StatusUnauthorized, "invalid_token", g.required, "the access token is invalid")
+		return nil, nil, false
+	case !c.HasScopes(g.required):
+		g.challenge(w, http.StatusForbidden, "insufficient_scope", g.required, "the credential lacks the scopes this server requires")
+		return nil, nil, false
+	}
+	return c, g.tokenInfo(c, exp), true
+}
+
+// challenge answers with status and a Bearer challenge (RFC 6750 §3):
+// the metadata URL, the scopes wanted, and the error code if any.
+func (g *Guard) challenge(w http.ResponseWriter, status int, code string, scopes []string, msg string) {
+	var params []string
+	if code != "" {
+		params = append(params, fmt.Sprintf("error=%q", code))
+	}
+	if len(scopes) > 0 {
+		params = append(params, fmt.Sprintf("scope=%q", strings.Join(scopes, " ")))
+	}
+	if u := g.MetadataURL(); u != "" {
+		params = append(params, fmt.Sprintf("resource_metadata=%q", u))
+	}
+	if code != "" {
+		params = append(params, fmt.Sprintf("error_description=%q", msg))
+	}
+	ch := "Bearer"
+	if len(params) > 0 {
+		ch += " " + strings.Join(params, ", ")
+	}
+	w.Header().Set("WWW-Authenticate", ch)
+	http.Error(w, msg, status)
+}
+
+// lacking returns every scope the MCP requests in r's body need, required
+// ones included, and the items they act on, when c lacks any of those
+// scopes; nil when c has them all.
+func (g *Guard) lacking(r *http.Request, c *Caller, need NeedFunc) (scopes, items []string) {
+	if need == nil {
+		return nil, nil
+	}
+	var all []string
+	for _, call := range peekCalls(r) {
+		all = append(all, need(call.method, call.name)...)
+		items = append(items, call.method+" "+call.name)
+	}
+	if len(all) == 0 || c.HasScopes(all) {
+		return nil, nil
+	}
+	all = append(slices.Clone(g.required), all...)
+	slices.Sort(all)
+	return slices.Compact(all), items
+}

@@ -1,0 +1,180 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// NeedScopes returns the scopes an MCP request needs for its item: the
+// tool or prompt called, the resource read (an auth.NeedFunc).
+func (s *Server) NeedScopes(method, name string) []string {
+	switch method {
+	case "tools/call":
+		if t, ok := s.toolIndex[name]; ok {
+			return t.scopes
+		}
+	case "prompts/get":
+		for _, p := range s.prompts {
+			if p.def.Name == name {
+				return p.scopes
+			}
+		}
+	case "resources/read":
+		if r := s.resourceFor(name); r != nil {
+			return r.scopes
+		}
+	}
+	return nil
+}
+
+// resourceFor returns the resource or template serving uri, or nil.
+func (s *Server) resourceFor(uri string) *resource {
+	for _, r := range s.resources {
+		if r.def.URI == uri {
+			return r
+		}
+	}
+	for _, r := range s.templates {
+		if _, ok := r.uriArgs(uri); ok {
+			return r
+		}
+	}
+	return nil
+}
+
+// callerMiddleware puts the authenticated caller, which the HTTP layer
+// hands over in the request's TokenInfo, on the context of every request;
+// hides from list results the items whose scopes the caller lacks, and
+// refuses requests for them; and writes one audit line per call. Without a
+// caller (stdio, HTTP without auth) nothing is hidden or refused.
+func (s *Server) callerMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		var c *auth.Caller
+		if extra := req.GetExtra(); extra != nil {
+			c = auth.CallerFromTokenInfo(extra.TokenInfo)
+		}
+		if c != nil {
+			ctx = auth.WithCaller(ctx, c)
+		}
+		kind, name := callTarget(method, req)
+		if kind == "" {
+			res, err := next(ctx, method, req)
+			if c != nil && err == nil {
+				s.filterList(c, res)
+			}
+			return res, err
+		}
+		start := time.Now()
+		res, err := s.callAs(ctx, c, method, name, req, next)
+		s.audit(ctx, c, kind, name, outcome(res, err), time.Since(start))
+		return res, err
+	}
+}
+
+// callAs runs a call, or refuses it when the caller lacks its scopes.
+func (s *Server) callAs(ctx context.Context, c *auth.Caller, method, name string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	need := s.NeedScopes(method, name)
+	if c == nil || c.HasScopes(need) {
+		return next(ctx, method, req)
+	}
+	msg := fmt.Sprintf("%q needs the scope(s) %s, which this caller was not granted", name, strings.Join(need, " "))
+	if method == "tools/call" {
+		return errorResult(msg), nil
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: msg}
+}
+
+// callTarget names the item a request acts on: ("tool", name),
+// ("prompt", name) or ("resource", uri); "" for other requests.
+func callTarget(method string, req mcp.Request) (kind, name string) {
+	switch r := req.(type) {
+	case *mcp.CallToolRequest:
+		if r.Params != nil {
+			return "tool", r.Params.Name
+		}
+		return "tool", ""
+	case *mcp.GetPromptRequest:
+		if r.Params != nil {
+			return "prompt", r.Params.Name
+		}
+		return "prompt", ""
+	case *mcp.ReadResourceRequest:
+		if r.Params != nil {
+			return "resource", r.Params.URI
+		}
+		return "resource", ""
+	}
+	return "", ""
+}
+
+// outcome sums up a call for the audit line.
+func outcome(res mcp.Result, err error) string {
+	switch {
+	case err != nil:
+		return "failed"
+	case isToolError(res):
+		return "error"
+	}
+	return "ok"
+}
+
+func isToolError(res mcp.Result) bool {
+	r, ok := res.(*mcp.CallToolResult)
+	return ok && r.IsError
+}
+
+// audit writes one line per call: who, what, how it went, how long it
+// took. Argument values are never logged.
+func (s *Server) audit(ctx context.Context, c *auth.Caller, kind, name, outcome string, d time.Duration) {
+	subject := "-"
+	if c != nil {
+		subject = c.Subject
+	}
+	s.logger.InfoContext(ctx, "call", "subject", subject, kind, name, "outcome", outcome,
+		"duration", d.Round(time.Microsecond))
+}
+
+// filterList removes from a list result the items c may not use, and
+// marks the result as valid for this caller only.
+func (s *Server) filterList(c *auth.Caller, res mcp.Result) {
+	switch r := res.(type) {
+	case *mcp.ListToolsResult:
+		r.Tools = keep(r.Tools, func(t *mcp.Tool) []string { return s.NeedScopes("tools/call", t.Name) }, c)
+		r.CacheScope = "private"
+	case *mcp.ListPromptsResult:
+		r.Prompts = keep(r.Prompts, func(p *mcp.Prompt) []string { return s.NeedScopes("prompts/get", p.Name) }, c)
+		r.CacheScope = "private"
+	case *mcp.ListResourcesResult:
+		r.Resources = keep(r.Resources, func(x *mcp.Resource) []string { return s.NeedScopes("resources/read", x.URI) }, c)
+		r.CacheScope = "private"
+	case *mcp.ListResourceTemplatesResult:
+		r.ResourceTemplates = keep(r.ResourceTemplates, s.templateScopes, c)
+		r.CacheScope = "private"
+	}
+}
+
+func (s *Server) templateScopes(t *mcp.ResourceTemplate) []string {
+	for _, r := range s.templates {
+		if r.tmpl.URITemplate == t.URITemplate {
+			return r.scopes
+		}
+	}
+	return nil
+}
+
+// keep returns the items whose scopes c has, in order.
+func keep[T any](items []T, scopes func(T) []string, c *auth.Caller) []T {
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		if c.HasScopes(scopes(it)) {
+			out = append(out, it)
+		}
+	}
+	return out
+}

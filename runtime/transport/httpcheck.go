@@ -1,0 +1,157 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// serverMethods are the methods an MCP server receives, as the go-sdk
+// serves them; the SDK answers any other request with a text 400.
+var serverMethods = map[string]bool{
+	"initialize": true, "ping": true, "server/discover": true, "subscriptions/listen": true,
+	"tools/list": true, "tools/call": true, "prompts/list": true, "prompts/get": true,
+	"resources/list": true, "resources/read": true, "resources/templates/list": true,
+	"resources/subscribe": true, "resources/unsubscribe": true,
+	"completion/complete": true, "logging/setLevel": true,
+	"notifications/initialized": true, "notifications/cancelled": true, "notifications/progress": true,
+	"notifications/roots/list_changed": true,
+}
+
+// postBody holds a POST's body, read before the go-sdk sees it and handed
+// to it again. Bodies are pooled: reading one costs no allocation.
+type postBody struct {
+	buf bytes.Buffer
+	r   bytes.Reader
+}
+
+func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
+func (b *postBody) Close() error               { return nil }
+
+var postBodies = sync.Pool{New: func() any { return new(postBody) }}
+
+// maxPooledBody keeps the pool from holding the rare large body.
+const maxPooledBody = 64 << 10
+
+func (b *postBody) free() {
+	if b.buf.Cap() <= maxPooledBody {
+		b.buf.Reset()
+		b.r.Reset(nil)
+		postBodies.Put(b)
+	}
+}
+
+// readBody reads a POST's body within the read timeout and the size cap,
+// and puts it back for the next handler. It answers 413 or 400 itself when
+// the body cannot be read.
+func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (*postBody, bool) {
+	rc := http.NewResponseController(w)
+	if h.opts.ReadTimeout > 0 {
+		_ = rc.SetReadDeadline(time.Now().Add(h.opts.ReadTimeout)) // unsupported by recorders in tests
+	}
+	b := postBodies.Get().(*postBody)
+	_, err := b.buf.ReadFrom(r.Body)
+	if err != nil {
+		// The deadline stays: the server must not wait for the rest of a
+		// body that does not come before it closes the connection.
+		w.Header().Set("Connection", "close")
+		b.free()
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", h.opts.MaxBody), http.StatusRequestEntityTooLarge)
+		} else {
+			http.Error(w, "Bad Request: reading the body: "+err.Error(), http.StatusBadRequest)
+		}
+		return nil, false
+	}
+	if h.opts.ReadTimeout > 0 {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
+	b.r.Reset(b.buf.Bytes())
+	r.Body = b
+	return b, true
+}
+
+// knownMethod reports whether a request may go to the go-sdk: it calls a
+// method a server serves, or it is something the SDK judges itself (a
+// response, a batch, an escaped or missing method name).
+func knownMethod(fi frameInfo) bool {
+	m := fi.method
+	if fi.array || len(m) < 2 || m[0] != '"' || bytes.IndexByte(m, '\\') >= 0 {
+		return true
+	}
+	return serverMethods[string(m[1:len(m)-1])]
+}
+
+// refuseMethod answers a request to an unknown method with the JSON-RPC
+// error -32601, and accepts an unknown notification, which JSON-RPC says
+// to ignore.
+func refuseMethod(w http.ResponseWriter, fi frameInfo) {
+	if fi.id == nil || string(fi.id) == "null" {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	id := scalarID(fi.id)
+	if id == nil {
+		http.Error(w, "Bad Request: id must be a string or an integer", http.StatusBadRequest)
+		return
+	}
+	var name string
+	_ = json.Unmarshal(fi.method, &name)
+	writeReply(w, http.StatusOK, errorReply{Version: "2.0", ID: id, Error: jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+		Message: fmt.Sprintf("method not found: %q", name)}})
+}
+
+// writeReply answers a request with one JSON-RPC error.
+func writeReply(w http.ResponseWriter, status int, reply errorReply) {
+	b, _ := json.Marshal(reply)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// isInitialize reports whether a request opens a session.
+func isInitialize(fi frameInfo) bool { return string(fi.method) == `"initialize"` }
+
+// deadlineWriter bounds each write of a response: a client that stops
+// reading is cut off, while a long call or stream that keeps writing is
+// not.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc     *http.ResponseController
+	d      time.Duration
+	cancel context.CancelFunc // ends the request: the go-sdk waits on its context
+}
+
+func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+
+// Write writes p within the write timeout. A write that fails ends the
+// request: nothing more can reach this client.
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.extend()
+	n, err := w.ResponseWriter.Write(p)
+	if err != nil {
+		w.cancel()
+	}
+	return n, err
+}
+
+// Flush sends what is buffered, within the write timeout.
+func (w *deadlineWriter) Flush() {
+	w.extend()
+	if err := w.rc.Flush(); err != nil {
+		w.cancel()
+	}
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+var _ http.Flusher = (*deadlineWriter)(nil)

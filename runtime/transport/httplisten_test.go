@@ -1,0 +1,190 @@
+package transport_test
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/transport"
+)
+
+// listen serves config with ServeHTTP, the listener mcpgen serve uses, and
+// returns its address.
+func listen(t *testing.T, reg *handlers.Registry, config string, opts transport.HTTPOptions) string {
+	t.Helper()
+	srv, _ := build(t, reg, config, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	addrc := make(chan net.Addr, 1)
+	errc := make(chan error, 1)
+	opts.ShutdownTimeout = 100 * time.Millisecond
+	opts.OnListen = func(a net.Addr) { addrc <- a }
+	go func() { errc <- transport.ListenAndServe(ctx, srv, "127.0.0.1:0", opts) }()
+	t.Cleanup(func() {
+		cancel()
+		<-errc
+	})
+	select {
+	case a := <-addrc:
+		return a.String()
+	case err := <-errc:
+		t.Fatalf("ServeHTTP: %v", err)
+	}
+	return ""
+}
+
+// closedByServer reads conn until the server closes it. It fails the test
+// if that takes longer than a minute: a hang, not a slow machine.
+func closedByServer(t *testing.T, conn net.Conn, what string) {
+	t.Helper()
+	_ = conn.SetReadDeadline(time.Now().Add(time.Minute))
+	_, err := io.Copy(io.Discard, conn)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Errorf("%s: the server kept the connection open", what)
+	}
+}
+
+// TestServeHTTPSlowClients: a client that sends its headers or its body too
+// slowly, or keeps an idle connection, is disconnected.
+func TestServeHTTPSlowClients(t *testing.T) {
+	t.Parallel()
+	addr := listen(t, nil, stepsConfig, transport.HTTPOptions{ReadHeaderTimeout: 100 * time.Millisecond,
+		ReadTimeout: 100 * time.Millisecond, IdleTimeout: 100 * time.Millisecond})
+	for _, tt := range []struct{ name, send string }{
+		{"headers never end", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "},
+		{"body never ends", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" +
+			"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":"},
+		{"idle after a request", "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := io.WriteString(conn, tt.send); err != nil {
+				t.Fatal(err)
+			}
+			closedByServer(t, conn, tt.name)
+		})
+	}
+}
+
+// TestServeHTTPWriteTimeout: a client that stops reading a large answer is
+// cut off rather than holding a goroutine and a buffer forever.
+func TestServeHTTPWriteTimeout(t *testing.T) {
+	t.Parallel()
+	config := `
+version: 1
+tools:
+  - name: big
+    description: Answers 64 MB.
+    content: [` + strings.Repeat(`{text: '{{ repeat 4000000 "x" }}'}, `, 16) + `]
+`
+	addr := listen(t, nil, config, transport.HTTPOptions{Stateless: true, WriteTimeout: 50 * time.Millisecond})
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"big"}}`
+	_, err = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not reading for a while fills the socket buffers; the server's next
+	// write then waits past its timeout. (A pause, not a timing assertion:
+	// the longer it is, the surer the outcome.)
+	time.Sleep(time.Second)
+	n, _ := io.Copy(io.Discard, conn)
+	if n >= 64e6 {
+		t.Errorf("read %d bytes: the whole answer came through a client that did not read", n)
+	}
+}
+
+// TestServeHTTPMaxConnections: beyond the cap, a connection waits until
+// another one closes.
+func TestServeHTTPMaxConnections(t *testing.T) {
+	t.Parallel()
+	addr := listen(t, nil, stepsConfig, transport.HTTPOptions{MaxConnections: 2})
+	var held []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		health(t, c) // accepted and served
+		held = append(held, c)
+	}
+	third, err := net.Dial("tcp", addr) // the kernel completes the handshake
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	answered := make(chan struct{})
+	go func() {
+		health(t, third)
+		close(answered)
+	}()
+	select {
+	case <-answered:
+		t.Fatal("a third connection was served while two were open")
+	case <-time.After(300 * time.Millisecond): // if the cap holds, no wait is long enough
+	}
+	held[0].Close()
+	<-answered
+}
+
+func health(t *testing.T, c net.Conn) {
+	if _, err := io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"); err != nil {
+		t.Error(err)
+		return
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	resp.Body.Close()
+}
+
+// TestHTTPSessionsPerClient: one address cannot open more sessions than
+// its share; closing one frees a place; another address is not affected.
+func TestHTTPSessionsPerClient(t *testing.T) {
+	t.Parallel()
+	_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{MaxSessionsPerClient: 2})
+	first := rawSession(t, base)
+	rawSession(t, base)
+	resp := rawRequest{body: initBody}.do(t, testCtx(t), base, "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("third session from one address: status %d; want 429 with Retry-After", resp.StatusCode)
+	}
+	other := &http.Client{Transport: &http.Transport{DialContext: (&net.Dialer{
+		LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}).DialContext}}
+	req, _ := http.NewRequest("POST", base+transport.MCPPath, strings.NewReader(initBody))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if resp, err := other.Do(req); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("a session from another address: %v, %v", err, resp)
+	} else {
+		resp.Body.Close()
+	}
+	resp = rawRequest{method: "DELETE", session: true}.do(t, testCtx(t), base, first)
+	resp.Body.Close()
+	resp = rawRequest{body: initBody}.do(t, testCtx(t), base, "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("a session after closing one: status %d, want 200", resp.StatusCode)
+	}
+}
