@@ -76,19 +76,18 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]string{}, redact: &redactor{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
-	var credentials []string
+		seen: map[string]string{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
+	var secrets load.Secrets
 	for _, f := range files {
-		b.redact.add(f.Secrets...)
-		b.redact.addCredentials(f.Credentials...)
-		credentials = append(credentials, f.Credentials...)
+		secrets.Merge(&f.Secrets)
 	}
+	b.redact = newRedactor(secrets.Masked())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
 		b.srv.limits.store = opts.RateLimiter
 	}
 	b.identity = b.srv.identity
-	b.srv.mask = newMasker(credentials)
+	b.srv.mask = newMasker(secrets.Credentials())
 	for _, f := range files {
 		b.server(f)
 		b.openBackends(f)

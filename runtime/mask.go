@@ -15,19 +15,12 @@ type masker struct {
 }
 
 // newMasker returns a masker for values, or nil when there is nothing to
-// hide. Values shorter than minSecret are left alone: masking them would
-// garble output without protecting anything.
+// hide. Which values it masks is load.Secrets' policy (Credentials).
 func newMasker(values []string) *masker {
-	var keep []string
-	for _, v := range values {
-		if len(v) >= minSecret && !slices.Contains(keep, v) {
-			keep = append(keep, v)
-		}
-	}
-	if len(keep) == 0 {
+	if len(values) == 0 {
 		return nil
 	}
-	return &masker{r: maskingReplacer(keep)}
+	return &masker{r: maskingReplacer(values)}
 }
 
 // value masks the strings in a decoded JSON value. It copies only what

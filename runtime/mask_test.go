@@ -78,7 +78,7 @@ resources:
 
 func TestMaskerCopiesWhatItChanges(t *testing.T) {
 	t.Parallel()
-	m := newMasker([]string{"tok-123456", "abc"}) // "abc" is too short to mask
+	m := newMasker(credentials("tok-123456", "abc")) // "abc" is too short to mask
 	shared := map[string]any{"a": []any{"x tok-123456"}, "b": "abc", "c": map[string]any{"d": "plain"}}
 	got, changed := m.value(shared)
 	if !changed {
@@ -95,7 +95,27 @@ func TestMaskerCopiesWhatItChanges(t *testing.T) {
 	if got, _ := m.value([]row{{"tok-123456"}}); !cmp.Equal(got, []any{map[string]any{"Token": "****"}}) {
 		t.Errorf("typed value: %#v", got)
 	}
-	if newMasker([]string{"abc", ""}) != nil {
+	if newMasker(credentials("abc", "")) != nil {
 		t.Error("a masker for nothing to mask")
 	}
+}
+
+// credentials returns what the secrets policy masks in results when the
+// values come from secret-named variables.
+func credentials(values ...string) []string {
+	var s load.Secrets
+	for _, v := range values {
+		s.Add("API_TOKEN", v)
+	}
+	return s.Credentials()
+}
+
+// sensitive returns what the secrets policy masks in errors and logs when
+// the values come from variables whose names mark no secret.
+func sensitive(values ...string) []string {
+	var s load.Secrets
+	for _, v := range values {
+		s.Add("SETTING", v)
+	}
+	return s.Masked()
 }

@@ -139,9 +139,8 @@ func TestMaskingEveryForm(t *testing.T) {
 // as it is.
 func TestMaskingLeavesShortValues(t *testing.T) {
 	t.Parallel()
-	m := newMasker([]string{`a"b`, "tok-1234567890"})
-	r := &redactor{}
-	r.addCredentials(`a"b`, "x/y")
+	m := newMasker(credentials(`a"b`, "tok-1234567890"))
+	r := newRedactor(credentials(`a"b`, "x/y"))
 	for _, text := range []string{`{"v":"a\"b"}`, "YSJi", "a%22b", "x%2Fy", "plain text, no secrets: ok"} {
 		if got := m.r.Replace(text); got != text {
 			t.Errorf("masker changed %q to %q", text, got)

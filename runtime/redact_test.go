@@ -3,8 +3,7 @@ package runtime
 import "testing"
 
 func TestRedact(t *testing.T) {
-	r := &redactor{}
-	r.add("sekrit-token-123", "https://api.example.com/v1", "https://user:pw@db.example.com", "30s", "8080", "true", "abc")
+	r := newRedactor(sensitive("sekrit-token-123", "https://api.example.com/v1", "https://user:pw@db.example.com", "30s", "8080", "true", "abc"))
 	for _, tt := range []struct{ in, want string }{
 		{"Bearer sekrit-token-123", "Bearer ****"},
 		{"GET https://api.example.com/v1/tickets", "GET https://api.example.com/v1/tickets"},

@@ -37,7 +37,7 @@ func commands() []command {
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
 		{"schema", "print the JSON Schema of the config file", runSchema},
-		{"version", "print the version", runVersion},
+		{"version", "print the version, commit and build date", runVersion},
 	}
 }
 

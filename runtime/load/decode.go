@@ -20,11 +20,9 @@ import (
 type decoder struct {
 	d       Reporter
 	lookup  LookupEnv
-	skipEnv bool      // leave unset variables alone (validate on CI machines)
-	secrets *[]string // values taken from the environment
-	// credentials receives the values of secretRef references
-	credentials *[]string
-	raw         bool // scalars were expanded already: take them as they are
+	skipEnv bool     // leave unset variables alone (validate on CI machines)
+	secrets *Secrets // receives the values taken from the environment
+	raw     bool     // scalars were expanded already: take them as they are
 	// unset holds the scalars that referred to a variable skipped as unset
 	// (SkipEnv): an empty value there is expected, not a mistake.
 	unset map[*yaml.Node]bool

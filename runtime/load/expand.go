@@ -21,18 +21,6 @@ type envRef struct {
 	value string // what the environment gave, if it was set and not empty
 }
 
-// values returns the values refs took from the environment: secrets to be
-// kept out of output.
-func values(refs []envRef) []string {
-	var out []string
-	for _, r := range refs {
-		if r.value != "" {
-			out = append(out, r.value)
-		}
-	}
-	return out
-}
-
 // expand replaces ${NAME} and ${NAME:-default} in s with values from lookup.
 // $${ stands for a literal ${, and ${{ opens an expression, which is left
 // alone. It returns the expanded text, every well-formed reference (set or

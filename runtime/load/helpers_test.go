@@ -54,3 +54,15 @@ func wantDiag(t testing.TB, ds Diagnostics, parts ...string) {
 	}
 	t.Errorf("no diagnostic contains %q; got:\n%v", parts, ds)
 }
+
+// values returns the values refs took from the environment: the values
+// the tests expect expansion to have used.
+func values(refs []envRef) []string {
+	var out []string
+	for _, r := range refs {
+		if r.value != "" {
+			out = append(out, r.value)
+		}
+	}
+	return out
+}

@@ -37,13 +37,10 @@ type File struct {
 	Dir    string       // directory that relative paths in the file start from
 	Config *spec.Config // decoded contents
 	Root   *yaml.Node   // the document's root mapping, for positions
-	// Secrets are values the file took from the environment, masked in
-	// errors and logs.
-	Secrets []string
-	// Credentials are the secrets proper among them (by their variable's
-	// name, or a password in the value), masked in results too.
-	Credentials []string
-	src         []byte // the file's contents, to place positions inside scalars
+	// Secrets are the values the file took from the environment, and the
+	// policy for them.
+	Secrets Secrets
+	src     []byte // the file's contents, to place positions inside scalars
 	// unset holds scalars whose variables were skipped as unset (SkipEnv).
 	unset map[*yaml.Node]bool
 }
@@ -92,7 +89,7 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	}
 	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data}
 	f.unset = map[*yaml.Node]bool{}
-	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets, credentials: &f.Credentials,
+	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
 		unset: f.unset}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")
 	// a missing or mistyped version has been reported by the decoder

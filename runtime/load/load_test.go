@@ -57,7 +57,7 @@ tools:
 	if url.Line != 18 || url.Column != 12 {
 		t.Errorf("url at %d:%d, want 18:12", url.Line, url.Column)
 	}
-	if diff := cmp.Diff([]string{"demo", "api.example.com"}, f.Secrets); diff != "" {
+	if diff := cmp.Diff([]string{"demo", "api.example.com"}, f.Secrets.Values()); diff != "" {
 		t.Errorf("secrets (-want +got):\n%s", diff)
 	}
 }

@@ -28,17 +28,11 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 			dc.unset[n] = true
 		}
 	}
-	if dc.secrets != nil {
-		*dc.secrets = append(*dc.secrets, values(refs)...)
-	}
 	for _, r := range refs {
-		if !secretRef(r) {
+		if dc.secrets == nil || !dc.secrets.add(r) {
 			continue
 		}
-		if r.value != "" && dc.credentials != nil {
-			*dc.credentials = append(*dc.credentials, r.value)
-		}
-		if !dc.server {
+		if !dc.server { // see Secrets: credentials stay out of what clients see
 			dc.d.AtOffset(Error, n, r.off, path, fmt.Sprintf("${%s} looks like a secret, and this field is sent to clients", r.name),
 				"use it in a handler or backend setting (headers, env, dsn), which clients never see")
 		}

@@ -1,6 +1,10 @@
 package load
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
 
 func TestSecretName(t *testing.T) {
 	t.Parallel()
@@ -13,8 +17,8 @@ func TestSecretName(t *testing.T) {
 		"REGION": false, "HOME": false, "PWD": false, "OLDPWD": false, "BASE_URL": false, "AUTH_URL": false,
 		"KEYBOARD": false, "MONKEY": false, "PASSAGE": false, "TOKENIZER_MODEL": false, "COMPANY": false,
 	} {
-		if got := secretName(name); got != want {
-			t.Errorf("secretName(%q) = %v, want %v", name, got, want)
+		if got := SecretName(name); got != want {
+			t.Errorf("SecretName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
@@ -29,5 +33,32 @@ func TestHasCredentials(t *testing.T) {
 		if got := hasCredentials(v); got != want {
 			t.Errorf("hasCredentials(%q) = %v, want %v", v, got, want)
 		}
+	}
+}
+
+// TestSecretsPolicy shows both sides of the policy: what is masked in
+// errors and logs, what also in results, and what never.
+func TestSecretsPolicy(t *testing.T) {
+	t.Parallel()
+	var s Secrets
+	s.Add("API_TOKEN", "tok-123456")                          // a credential by its name
+	s.Add("SLACK_WEBHOOK", "https://hooks.example.com/T0/B0") // public-looking, but a credential
+	s.Add("DATABASE", "postgres://app:pw@db/app")             // a credential by its value
+	s.Add("BASE_URL", "https://api.example.com")              // public
+	s.Add("REGION", "eu-west-1")                              // sensitive, not a credential
+	s.Add("TIMEOUT", "30s")                                   // public
+	s.Add("PIN_TOKEN", "abc")                                 // too short to be a secret
+	s.Add("API_TOKEN", "tok-123456")                          // a repeat is kept once
+	s.Add("EMPTY_TOKEN", "")                                  // nothing to mask
+	other := Secrets{}
+	other.Add("OTHER_KEY", "key-987654")
+	s.Merge(&other)
+	wantMasked := []string{"tok-123456", "https://hooks.example.com/T0/B0", "postgres://app:pw@db/app", "eu-west-1", "key-987654"}
+	if diff := cmp.Diff(wantMasked, s.Masked()); diff != "" {
+		t.Errorf("masked in errors and logs (-want +got):\n%s", diff)
+	}
+	wantCreds := []string{"tok-123456", "https://hooks.example.com/T0/B0", "postgres://app:pw@db/app", "key-987654"}
+	if diff := cmp.Diff(wantCreds, s.Credentials()); diff != "" {
+		t.Errorf("masked in results too (-want +got):\n%s", diff)
 	}
 }
