@@ -237,6 +237,16 @@ type Call struct {
 	// `as` name. Handlers pass it as `steps` when they evaluate expressions:
 	// BuildEnv.Compile declares `steps` for tools that have named steps.
 	Steps map[string]any
+	// Auth is the authenticated caller as expressions see it (`auth`):
+	// subject, client_id, scopes and claims. Nil when nobody authenticated;
+	// runtime refuses the calls of a tool that reads `auth` then.
+	Auth map[string]any
+}
+
+// Vars returns the names a handler's expressions are given: `args`,
+// `steps` and `auth`.
+func (c *Call) Vars() map[string]any {
+	return map[string]any{"args": c.Args, "steps": c.Steps, "auth": c.Auth}
 }
 
 // Notifier sends notifications about a call to the client that made it.

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/mcpgen/mcpgen/templates"
@@ -38,6 +39,9 @@ type BuildOptions struct {
 	// WatchInterval is how often the files of resources that clients
 	// subscribed to are checked for changes; one second when zero.
 	WatchInterval time.Duration
+	// RateLimiter holds the buckets of tools' rate limits; nil keeps them
+	// in memory (ratelimit.NewMemory), right for one replica.
+	RateLimiter ratelimit.Limiter
 }
 
 // builder turns loaded files into a Server, collecting diagnostics.
@@ -50,6 +54,8 @@ type builder struct {
 	redact   *redactor
 	schemas  *schemaCompiler
 	tmpls    *templates.Set
+	identity *identity // what callers authenticate with; shared with the server
+	usesAuth bool      // the tool being built reads `auth`
 }
 
 type backendEntry struct {
@@ -77,6 +83,10 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b.redact = newRedactor(secrets.Masked())
 	b.srv.redact = b.redact
+	if opts.RateLimiter != nil {
+		b.srv.limits.store = opts.RateLimiter
+	}
+	b.identity = b.srv.identity
 	b.srv.mask = newMasker(secrets.Credentials())
 	for _, f := range files {
 		b.server(f)
@@ -122,6 +132,12 @@ func (b *builder) server(f *load.File) {
 	}
 	if s.HTTP != nil {
 		b.httpConfig(f, s.HTTP)
+		if s.HTTP.Auth != nil {
+			b.claimsConfig(f, s.HTTP.Auth)
+		}
+	}
+	if s.RateLimit != nil {
+		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
 	b.srv.stdio = s.Stdio
 }
@@ -327,7 +343,11 @@ func (e *buildEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Va
 	if v.IsZero() {
 		return eval.Const(nil)
 	}
-	val := e.b.compile(e.f, load.JoinPath(e.path, field), v.Node, e.env(vars))
+	path := load.JoinPath(e.path, field)
+	val := e.b.compile(e.f, path, v.Node, e.env(vars))
+	if _, ok := e.extra[authName]; ok {
+		e.b.readsAuth(e.f, path, val)
+	}
 	e.failed = e.failed || val == nil
 	return val
 }

@@ -23,11 +23,11 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 	if !ok {
 		return "", ErrNoDryRun
 	}
-	a, err := t.decodeArgs(args)
+	a, who, err := s.prepare(ctx, t, args)
 	if err != nil {
 		return "", err
 	}
-	out, err := dr.DryRun(ctx, &handlers.Call{Args: a, Notify: handlers.Nop{}})
+	out, err := dr.DryRun(ctx, &handlers.Call{Args: a, Notify: handlers.Nop{}, Auth: who})
 	if err != nil {
 		return "", errors.New(s.redact.apply(err.Error()))
 	}

@@ -132,7 +132,7 @@ func (c *echoConfig) Call(ctx context.Context, call *handlers.Call) (*handlers.R
 		res.IsError = true
 		return res, nil
 	}
-	x, err := c.value.Eval(map[string]any{"args": call.Args})
+	x, err := c.value.Eval(call.Vars())
 	if err != nil {
 		return nil, err
 	}

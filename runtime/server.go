@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,11 +45,14 @@ type Server struct {
 	backends   map[string]any // opened shared backends, by name
 	logLevels  logLevels      // what each session asked for
 	toolsPage  int            // tools per tools/list page; 0 for toolsPageSize (tests)
+	identity   *identity      // who callers are, as expressions see them
+	limits     limits         // rate limits of tool calls
 }
 
 func newServer(logger *slog.Logger) *Server {
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{},
-		backends: map[string]any{}}
+		backends: map[string]any{}, identity: newIdentity(),
+		limits: limits{store: ratelimit.NewMemory()}}
 }
 
 // Ping checks every shared backend that can be checked (handlers.Pinger,

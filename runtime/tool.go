@@ -28,7 +28,12 @@ type tool struct {
 	steps   []*step
 	isError bool
 	fill    []argFill // top-level arguments with a default or of type number
-	scopes  []string  // a caller needs them all, over authenticated HTTP
+	bound   []boundArg
+	// needsCaller: an expression reads `auth`, so calls without an
+	// authenticated caller are refused
+	needsCaller bool
+	limit       *toolLimit // nil: no rate limit
+	scopes      []string   // a caller needs them all, over authenticated HTTP
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -112,7 +117,7 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 		for i, t := range tools {
 			var g generated
 			if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
-				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(t.Args))
+				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(unbound(t.Args)))
 			}
 			out[i] <- g
 		}
@@ -133,7 +138,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
 	}
-	tl := &tool{in: in, isError: t.Error, fill: argFills(in), scopes: t.Scopes}
+	b.usesAuth = false
+	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes}
+	tl.limit = b.toolLimit(f, path, t)
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
@@ -145,7 +152,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl.steps = b.steps(f, path, t, roots)
 	switch {
 	case t.Handler != nil:
-		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, stepsType(roots["steps"]))
+		extra := types.Map{authName: b.identity.typ}
+		maps.Copy(extra, stepsType(roots["steps"]))
+		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, extra)
 		tl.backend = cmp.Or(t.Handler.Backend, t.Handler.Kind)
 		roots["result"] = nil
 		if t.Error {
@@ -155,6 +164,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		b.errorf(f, path, "a tool needs a handler or content")
 	}
 	tl.content = b.blocks(f, path+".content", t.Content, roots)
+	tl.needsCaller = b.usesAuth
 	// without an input schema, the arguments were reported when the file
 	// loaded (an unknown type); the tool cannot be served either way
 	if b.ds.Errors() > before || in == nil {

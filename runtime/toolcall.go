@@ -70,6 +70,9 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 		}
 		args = m
 	}
+	if name, ok := t.passedBound(args); ok {
+		return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", errInvalidArgs, name)
+	}
 	if err := t.in.validateNumbers(args); err != nil {
 		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
 	}
@@ -85,6 +88,22 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	return args, nil
 }
 
+// prepare decodes and validates a call's arguments, and binds those the
+// server sets from the caller, whom it returns as expressions see it.
+func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (args, who map[string]any, err error) {
+	if args, err = t.decodeArgs(raw); err != nil {
+		return nil, nil, err
+	}
+	who = s.identity.callerVars(ctx)
+	if t.needsCaller && who == nil {
+		return nil, nil, errors.New(errNoCaller)
+	}
+	if err := t.bind(args, who); err != nil {
+		return nil, nil, err
+	}
+	return args, who, nil
+}
+
 // call runs the tool with raw JSON arguments. Everything a model can get
 // wrong comes back as a result with IsError set. Credentials are masked in
 // whatever the result holds.
@@ -93,7 +112,10 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 }
 
 func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
-	args, err := t.decodeArgs(raw)
+	if msg := s.limited(ctx, t); msg != "" {
+		return errorResult(msg)
+	}
+	args, who, err := s.prepare(ctx, t, raw)
 	if err != nil {
 		return errorResult(err.Error())
 	}
@@ -104,7 +126,7 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	var res *handlers.Result
 	if t.handler != nil {
 		steps, _ := data["steps"].(map[string]any)
-		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps})
+		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: who})
 		if err != nil {
 			if ctx.Err() != nil {
 				return errorResult("canceled: " + s.redact.apply(err.Error()))

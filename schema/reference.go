@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/mcpgen/mcpgen/spec"
 	"slices"
 	"strings"
 )
@@ -152,6 +153,10 @@ func typeOf(p *node) string {
 			return "duration"
 		case "Size":
 			return "size"
+		case "Rate":
+			return "rate"
+		case "ClaimType":
+			return "one of `" + strings.Join(spec.ClaimTypes, "`, `") + "`"
 		case "Value":
 			return "any"
 		case "EnvRef":

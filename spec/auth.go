@@ -6,6 +6,13 @@ package spec
 // checked by introspection) or one of the static API keys. A request
 // without a valid credential gets 401, one without the scopes it needs
 // gets 403 with `error="insufficient_scope"`. stdio is never authenticated.
+//
+// Handler expressions see the authenticated caller as `auth`:
+// `auth.subject` (the token's subject, or key:NAME for an API key),
+// `auth.client_id`, `auth.scopes` (a list of strings) and `auth.claims.NAME`.
+// The caller's own token is never among them: no expression can send it
+// anywhere. Over stdio nobody authenticates, so a tool that reads `auth`
+// refuses every call there.
 type Auth struct {
 	// Resource is this server's canonical URL as clients reach it, e.g.
 	// https://mcp.example.com/mcp (RFC 8707). It is the `resource` of the
@@ -31,6 +38,12 @@ type Auth struct {
 	// environment (`key: ${ORDERS_KEY}`); keys are compared in constant time
 	// and never logged.
 	APIKeys []*APIKey `yaml:"api_keys,omitempty"`
+	// Claims declares the types of the token claims expressions read, e.g.
+	// `{email: string, groups: array}`, so that `auth.claims.email` is
+	// type-checked when the config loads. A claim not declared here has
+	// type any. A token whose claim has another type than declared is
+	// treated as not having it.
+	Claims map[string]ClaimType `yaml:"claims,omitempty"`
 }
 
 // OAuth checks access tokens issued by one OAuth 2.1 authorization server.

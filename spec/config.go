@@ -39,6 +39,8 @@ type Server struct {
 	Instructions string `yaml:"instructions,omitempty"`
 	// HTTP configures serving over Streamable HTTP (`mcpgen serve --http`).
 	HTTP *HTTP `yaml:"http,omitempty" mcpgen:"server"`
+	// RateLimit is the rate limit of every tool that sets none of its own.
+	RateLimit *RateLimit `yaml:"rate_limit,omitempty"`
 	// Stdio configures serving over stdio (`mcpgen serve` without --http).
 	Stdio *Stdio `yaml:"stdio,omitempty" mcpgen:"server"`
 }

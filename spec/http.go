@@ -73,7 +73,8 @@ type HTTP struct {
 	// Auth requires every request to /mcp to be authenticated, with OAuth
 	// access tokens or API keys. Without it anyone who reaches the port can
 	// call every tool: `mcpgen serve` warns when such a server listens on
-	// anything but loopback.
+	// anything but loopback. Handler expressions see the authenticated
+	// caller as `auth`.
 	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS serves HTTPS with the given certificate and key.
 	TLS *TLS `yaml:"tls,omitempty"`

@@ -41,6 +41,9 @@ type Tool struct {
 	// Error makes a tool without a handler return its content as an error
 	// result (isError: true).
 	Error bool `yaml:"error,omitempty"`
+	// RateLimit caps how often each caller may call this tool; it replaces
+	// the server's `rate_limit`.
+	RateLimit *RateLimit `yaml:"rate_limit,omitempty"`
 	// Scopes a caller must have been granted to see and call the tool over
 	// authenticated HTTP (`server.http.auth`). A caller without them does not
 	// find the tool in tools/list, and calling it anyway is refused.
@@ -72,6 +75,14 @@ type Arg struct {
 	MaxLength *int `yaml:"max_length,omitempty"`
 	// Pattern is a regular expression a string must match.
 	Pattern string `yaml:"pattern,omitempty"`
+	// From binds the argument to the authenticated caller: an expression
+	// over `auth`, such as auth.subject or auth.claims.email. A bound
+	// argument is not in the input schema, so the model cannot set it; a
+	// call that passes it anyway is refused. When the expression yields
+	// nothing (a claim the token lacks, or empty text), a required
+	// argument refuses the call and an optional one is left out. Only
+	// name, type, description and required apply to a bound argument.
+	From string `yaml:"from,omitempty"`
 	// Items is the type of an array's elements (string, integer, number,
 	// boolean, object). Defaults to string.
 	Items string `yaml:"items,omitempty" jsonschema:"enum=string,enum=integer,enum=number,enum=boolean,enum=object"`

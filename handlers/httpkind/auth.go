@@ -21,6 +21,7 @@ type authenticator struct {
 	header, value string // a header and its value (bearer, basic, api key)
 	query         string // a query parameter carrying value
 	oauth         *tokenSource
+	exchange      *exchanger
 	client        *http.Client // fetches OAuth tokens
 	hidden        []string     // what must never be shown: tokens, passwords, keys
 }
@@ -42,6 +43,8 @@ func buildAuth(env handlers.BuildEnv, a *Auth) *authenticator {
 		return apiKeyAuth(env, a.APIKey)
 	case a.OAuth2 != nil:
 		return oauthAuth(env, a.OAuth2)
+	case a.TokenExchange != nil:
+		return exchangeAuth(env, a.TokenExchange)
 	}
 	return nil
 }
@@ -57,17 +60,27 @@ func apiKeyAuth(env handlers.BuildEnv, k *APIKey) *authenticator {
 	return &authenticator{query: k.Query, value: k.Value, hidden: []string{k.Value}}
 }
 
-func oauthAuth(env handlers.BuildEnv, o *OAuth2) *authenticator {
-	u, err := url.Parse(o.TokenURL)
+// checkTokenURL checks a token endpoint at field; it reports false after
+// an error.
+func checkTokenURL(env handlers.BuildEnv, field, tokenURL string) bool {
+	u, err := url.Parse(tokenURL)
 	switch {
-	case unsetVariable(o.TokenURL):
-		env.Warn("auth.oauth2.token_url", fmt.Sprintf("token URL %q has no scheme or host; %s", o.TokenURL, unsetHint))
+	case unsetVariable(tokenURL):
+		env.Warn(field, fmt.Sprintf("token URL %q has no scheme or host; %s", tokenURL, unsetHint))
+		return true
 	case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
-		env.Diag("auth.oauth2.token_url", fmt.Sprintf("invalid token URL %q", o.TokenURL))
-		return nil
+		env.Diag(field, fmt.Sprintf("invalid token URL %q", tokenURL))
+		return false
 	}
 	if u.Scheme == "http" && !isLoopback(u.Hostname()) {
-		env.Warn("auth.oauth2.token_url", "the client secret is sent over plain http")
+		env.Warn(field, "the client secret is sent over plain http")
+	}
+	return true
+}
+
+func oauthAuth(env handlers.BuildEnv, o *OAuth2) *authenticator {
+	if !checkTokenURL(env, "auth.oauth2.token_url", o.TokenURL) {
+		return nil
 	}
 	form := url.Values{"grant_type": {"client_credentials"}}
 	if len(o.Scopes) > 0 {
@@ -93,6 +106,12 @@ func (a *authenticator) apply(ctx context.Context, req *http.Request) error {
 			return err
 		}
 		req.Header.Set(a.header, "Bearer "+tok)
+	case a.exchange != nil:
+		tok, err := a.exchange.token(ctx, a.client)
+		if err != nil {
+			return err
+		}
+		req.Header.Set(a.header, "Bearer "+tok)
 	case a.query != "":
 		q := req.URL.Query()
 		q.Set(a.query, a.value)
@@ -110,7 +129,7 @@ func (a *authenticator) mask(req *http.Request) {
 		q := req.URL.Query()
 		q.Set(a.query, "****")
 		req.URL.RawQuery = q.Encode()
-	case a.oauth != nil:
+	case a.fetches():
 		req.Header.Set(a.header, "Bearer ****")
 	default:
 		scheme, _, found := strings.Cut(a.value, " ")
@@ -130,13 +149,39 @@ func (a *authenticator) secrets() []string {
 	if a.oauth != nil {
 		return append([]string{a.oauth.secret}, a.oauth.current()...)
 	}
+	if a.exchange != nil {
+		return []string{a.exchange.secret}
+	}
 	return a.hidden
 }
 
-// maskIn replaces the credentials found in body by ****. It costs a
-// substring search per credential when there is none, the usual case.
-func (a *authenticator) maskIn(body []byte) []byte {
-	for _, secret := range a.secrets() {
+// fetches reports whether a's tokens come from an authorization server
+// (client credentials or token exchange), so that a 401 may mean a revoked
+// token worth fetching again.
+func (a *authenticator) fetches() bool {
+	return a != nil && (a.oauth != nil || a.exchange != nil)
+}
+
+// invalidate drops the token a request of this call used (after a 401).
+func (a *authenticator) invalidate(ctx context.Context) {
+	switch {
+	case a.oauth != nil:
+		a.oauth.invalidate()
+	case a.exchange != nil:
+		a.exchange.invalidate(ctx)
+	}
+}
+
+// maskIn replaces the credentials found in body, the answer to req, by
+// ****: the backend's own, and the token exchanged for the caller that req
+// carried. It costs a substring search per credential when there is none,
+// the usual case.
+func (a *authenticator) maskIn(body []byte, req *http.Request) []byte {
+	secrets := a.secrets()
+	if a != nil && a.exchange != nil {
+		secrets = append(secrets, strings.TrimPrefix(req.Header.Get(a.header), "Bearer "))
+	}
+	for _, secret := range secrets {
 		if len(secret) >= 4 && bytes.Contains(body, []byte(secret)) {
 			body = bytes.ReplaceAll(body, []byte(secret), []byte("****"))
 		}
@@ -192,29 +237,50 @@ func (t *tokenSource) token(ctx context.Context, c *http.Client) (string, error)
 }
 
 func (t *tokenSource) fetch(ctx context.Context, c *http.Client) (string, time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, strings.NewReader(t.form))
+	body, status, err := postToken(ctx, c, t.url, t.id, t.secret, t.form)
 	if err != nil {
 		return "", 0, fmt.Errorf("oauth2 token request: %w", err)
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	req.SetBasicAuth(url.QueryEscape(t.id), url.QueryEscape(t.secret))
-	resp, err := c.Do(req)
-	if err != nil {
-		return "", 0, fmt.Errorf("oauth2 token request: %w", transportError(err))
+	if status/100 != 2 {
+		return "", 0, fmt.Errorf("oauth2 token request: HTTP %d %s", status, summarizeBytes(body))
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode/100 != 2 {
-		return "", 0, fmt.Errorf("oauth2 token request: HTTP %d %s", resp.StatusCode, summarizeBytes(body))
-	}
-	var tr struct {
-		AccessToken string      `json:"access_token"`
-		ExpiresIn   json.Number `json:"expires_in"`
-	}
+	var tr tokenResponse
 	if err := json.Unmarshal(body, &tr); err != nil || tr.AccessToken == "" {
 		return "", 0, errors.New("oauth2 token request: the response holds no access_token")
 	}
+	return tr.AccessToken, tr.ttl(), nil
+}
+
+// tokenResponse is the answer of a token endpoint (RFC 6749 section 5.1,
+// RFC 8693 section 2.2.1).
+type tokenResponse struct {
+	AccessToken     string      `json:"access_token"`
+	IssuedTokenType string      `json:"issued_token_type"`
+	TokenType       string      `json:"token_type"`
+	ExpiresIn       json.Number `json:"expires_in"`
+}
+
+func (tr *tokenResponse) ttl() time.Duration {
 	secs, _ := tr.ExpiresIn.Float64()
-	return tr.AccessToken, time.Duration(secs * float64(time.Second)), nil
+	return time.Duration(secs * float64(time.Second))
+}
+
+// postToken posts form to a token endpoint, authenticating as client id
+// with HTTP basic (RFC 6749 section 2.3.1), and returns the response's body
+// (up to 1 MiB) and status.
+func postToken(ctx context.Context, c *http.Client, endpoint, id, secret, form string) ([]byte, int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form))
+	if err != nil {
+		return nil, 0, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	req.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, 0, transportError(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return body, resp.StatusCode, nil
 }

@@ -33,6 +33,7 @@ type backend struct {
 	auth      *authenticator
 	transport *http.Transport
 	limits    limits
+	forward   []string // headers of the client's request copied onto requests
 }
 
 // limits are the resolved bounds of a call.
@@ -52,6 +53,7 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 		return nil
 	}
 	b.limits = c.Limits.resolve(defaultLimits())
+	b.forward = compileForward(env, "forward_headers", c.ForwardHeaders)
 	return b
 }
 

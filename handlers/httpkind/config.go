@@ -41,6 +41,13 @@ type BackendConfig struct {
 	// Headers sent with every request, e.g. `Accept: application/json`.
 	// Tools add their own or replace these.
 	Headers map[string]string `yaml:"headers,omitempty"`
+	// ForwardHeaders names headers of the client's request to mcpgen that
+	// are copied onto every request to this API, e.g. traceparent,
+	// Accept-Language or a tenant header; nothing else is forwarded. A
+	// header the request sets itself is not replaced. Authorization,
+	// Proxy-Authorization and Cookie are refused: the caller's credentials
+	// never reach a backend. Over stdio there is nothing to forward.
+	ForwardHeaders []string `yaml:"forward_headers,omitempty"`
 }
 
 // Auth is one way to authenticate; set exactly one field.
@@ -55,6 +62,13 @@ type Auth struct {
 	// until it expires and fetches a new one then (or when the API answers
 	// 401).
 	OAuth2 *OAuth2 `yaml:"oauth2,omitempty" mcpgen:"exactly_one=auth"`
+	// TokenExchange gets a token for this API on behalf of the
+	// authenticated caller (OAuth 2.0 Token Exchange, RFC 8693): the
+	// caller's token is sent to the token endpoint only, never to the API,
+	// and the API sees the caller's identity in a token issued for it.
+	// Tokens are cached per caller until they expire; a call without an
+	// authenticated caller (stdio) is refused.
+	TokenExchange *TokenExchange `yaml:"token_exchange,omitempty" mcpgen:"exactly_one=auth"`
 }
 
 // BasicAuth is a user name and password.
@@ -87,6 +101,27 @@ type OAuth2 struct {
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Params are extra form parameters of the token request, e.g. audience.
 	Params map[string]string `yaml:"params,omitempty"`
+}
+
+// TokenExchange is the OAuth 2.0 Token Exchange grant (RFC 8693) with the
+// caller's access token as the subject token. Give audience, resource or
+// both: the token is for one API.
+type TokenExchange struct {
+	// TokenURL is the authorization server's token endpoint.
+	TokenURL string `yaml:"token_url" jsonschema:"required"`
+	// ClientID identifies mcpgen to the authorization server.
+	ClientID string `yaml:"client_id" jsonschema:"required"`
+	// ClientSecret authenticates mcpgen; take it from the environment.
+	ClientSecret string `yaml:"client_secret,omitempty"`
+	// Audience is the logical name of the API the token is for (the
+	// `audience` parameter).
+	Audience string `yaml:"audience,omitempty"`
+	// Resource is the URI of the API the token is for (the `resource`
+	// parameter, RFC 8707).
+	Resource string `yaml:"resource,omitempty"`
+	// Scopes requested for the API, if any; the authorization server may
+	// grant fewer.
+	Scopes []string `yaml:"scopes,omitempty"`
 }
 
 // TLS configures certificates for https.

@@ -12,14 +12,15 @@ import (
 
 // DryRun returns the request a call would send (method, URL, headers and
 // body), with credentials masked, and sends nothing.
-func (h *handler) DryRun(_ context.Context, c *handlers.Call) (string, error) {
-	out, err := h.build(map[string]any{"args": c.Args, "steps": c.Steps})
+func (h *handler) DryRun(ctx context.Context, c *handlers.Call) (string, error) {
+	out, err := h.build(c.Vars())
 	if err != nil {
 		return "", h.fail(err)
 	}
+	forward(ctx, h.forward, out.header)
 	req := out.request(context.Background())
 	if a := h.be.auth; a != nil {
-		if a.oauth == nil {
+		if !a.fetches() {
 			if err := a.apply(context.Background(), req); err != nil {
 				return "", h.fail(err)
 			}

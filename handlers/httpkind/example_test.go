@@ -3,11 +3,15 @@ package httpkind_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -19,7 +23,9 @@ const exampleConfig = "../../examples/http-api/mcpgen.yaml"
 func exampleEnv(url string) map[string]string {
 	return map[string]string{"TRACKER_URL": url, "TRACKER_TOKEN": trackerToken, "ATTACHMENTS_KEY": attachmentsKey,
 		"REPORTS_CLIENT_ID": "reports-client", "REPORTS_CLIENT_SECRET": reportsSecret,
-		"TIMESHEET_USER": "ann", "TIMESHEET_PASSWORD": "pw-0123456789", "RENDER_KEY": renderKey}
+		"TIMESHEET_USER": "ann", "TIMESHEET_PASSWORD": "pw-0123456789", "RENDER_KEY": renderKey,
+		"EXCHANGE_CLIENT_ID": "exchange-client", "EXCHANGE_CLIENT_SECRET": exchangeSecret,
+		"MCP_URL": "https://mcp.test/mcp", "OAUTH_ISSUER": "https://idp.test"}
 }
 
 // example builds examples/http-api against a fake tracker.
@@ -189,5 +195,35 @@ func TestExampleValidatesWithoutSecrets(t *testing.T) {
 	}
 	if got := mustFail(t, call(t, srv, "get_ticket", `{"id": "T-1"}`)); !strings.Contains(got, "base_url is not set") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestExampleActsAsTheCaller: my_tickets asks for the caller's own tickets
+// with a token exchanged for theirs, forwarding the trace header.
+func TestExampleActsAsTheCaller(t *testing.T) {
+	t.Parallel()
+	tr, srv := example(t)
+	ann := auth.NewCaller(auth.Caller{Subject: "ann", Claims: map[string]any{"email": "ann@example.com"}}, userToken)
+	ctx := handlers.WithIncomingHeader(auth.WithCaller(context.Background(), ann),
+		http.Header{"Traceparent": {"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}})
+	got := mustSucceed(t, handlertest.Call(t, ctx, srv, "my_tickets", `{}`))
+	if got != "T-2 [open] VPN drops\n" {
+		t.Errorf("my_tickets = %q", got)
+	}
+	tr.mu.Lock()
+	hdrs := tr.lastHdrs
+	tr.mu.Unlock()
+	if a := hdrs.Get("Authorization"); a != "Bearer "+annAtTracker {
+		t.Errorf("the tracker got Authorization %q, want ann's exchanged token", a)
+	}
+	if tp := hdrs.Get("Traceparent"); tp == "" {
+		t.Error("traceparent was not forwarded")
+	}
+	res := handlertest.Call(t, ctx, srv, "my_tickets", `{"assignee": "boss@example.com"}`)
+	if msg := mustFail(t, res); !strings.Contains(msg, "assignee is set by the server") {
+		t.Errorf("passing assignee: %q", msg)
+	}
+	if msg := mustFail(t, call(t, srv, "my_tickets", `{}`)); !strings.Contains(msg, "acts for the authenticated caller") {
+		t.Errorf("without a caller: %q", msg)
 	}
 }

@@ -72,6 +72,7 @@ type handler struct {
 	result      *eval.Value // nil: the body
 	text        *templates.Template
 	page        *pager
+	forward     []string // the backend's forward_headers and the tool's
 	redact      func(string) string
 	// readsResponse is set when an expression or template may read
 	// `response`: only then are its headers prepared.
@@ -86,6 +87,12 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	h.be, h.own = c.backend(env)
 	if h.be != nil {
 		h.lim = c.Limits.resolve(h.be.limits)
+		h.forward = slices.Clone(h.be.forward)
+	}
+	for _, name := range compileForward(env, "forward_headers", c.ForwardHeaders) {
+		if !slices.Contains(h.forward, name) {
+			h.forward = append(h.forward, name)
+		}
 	}
 	h.compileRequest(env, c)
 	h.compileResponse(env, c)
@@ -188,11 +195,12 @@ func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value)
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, h.lim.timeout, errTimeout)
 	defer cancel()
-	vars := map[string]any{"args": c.Args, "steps": c.Steps}
+	vars := c.Vars()
 	out, err := h.build(vars)
 	if err != nil {
 		return nil, h.fail(err)
 	}
+	forward(ctx, h.forward, out.header)
 	var res *handlers.Result
 	if h.page != nil && h.page.follow {
 		res, err = h.follow(ctx, c, vars, out)

@@ -27,12 +27,12 @@ type response struct {
 // request and retry. It returns an error only when no response arrived.
 func (h *handler) do(ctx context.Context, n handlers.Notifier, out *outgoing) (*response, error) {
 	retryable := isIdempotent(h.method) || h.idempotent
-	reauth := h.be.auth != nil && h.be.auth.oauth != nil
+	reauth := h.be.auth.fetches()
 	for attempt := 0; ; attempt++ {
 		resp, err := h.attempt(ctx, n, out)
 		if err == nil && resp.status == http.StatusUnauthorized && reauth {
 			// the cached token may have been revoked: fetch a new one, once
-			h.be.auth.oauth.invalidate()
+			h.be.auth.invalidate(ctx)
 			reauth = false
 			attempt--
 			continue
@@ -85,7 +85,7 @@ func (h *handler) receive(req *http.Request) (*response, error) {
 	if int64(len(body)) > h.lim.maxResponse {
 		r.body, r.truncated = body[:h.lim.maxResponse], true
 	}
-	r.body = h.be.auth.maskIn(r.body) // an API may echo a credential; the model must not see it
+	r.body = h.be.auth.maskIn(r.body, req) // an API may echo a credential; the model must not see it
 	return r, nil
 }
 

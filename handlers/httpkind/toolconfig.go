@@ -24,6 +24,10 @@ type Config struct {
 	// Headers of the request, added to the backend's. A value holding a
 	// carriage return or line feed is refused.
 	Headers map[string]spec.Value `yaml:"headers,omitempty"`
+	// ForwardHeaders names headers of the client's request to mcpgen copied
+	// onto this tool's request, besides the backend's `forward_headers`;
+	// see there.
+	ForwardHeaders []string `yaml:"forward_headers,omitempty"`
 	// Body of the request.
 	Body *Body `yaml:"body,omitempty"`
 	// MethodOverride sends the request as POST with an

@@ -30,13 +30,17 @@ const (
 	reportsSecret  = "rep-0123456789"
 	renderKey      = "ren-0123456789"
 	oauthToken     = "oauth-0123456789"
+	exchangeSecret = "exc-0123456789"
+	userToken      = "user-ann-0123456789" // ann's token for mcpgen
+	annAtTracker   = "tracker-ann-0123456789"
 	pngBytes       = "\x89PNG\r\n\x1a\n0000"
 )
 
 func newTracker(t *testing.T) *tracker {
 	tr := &tracker{tickets: []map[string]any{
 		{"id": "T-1", "title": "Printer on fire", "status": "open", "priority": int64(1), "labels": []any{"hardware", "urgent"}, "comments": []any{}},
-		{"id": "T-2", "title": "VPN drops", "status": "open", "priority": int64(2), "labels": []any{"network", "urgent"}, "comments": []any{}},
+		{"id": "T-2", "title": "VPN drops", "status": "open", "priority": int64(2), "labels": []any{"network", "urgent"}, "comments": []any{},
+			"assignee": "ann@example.com"},
 		{"id": "T-3", "title": "Old laptop", "status": "archived", "priority": int64(4), "labels": []any{"hardware"}, "comments": []any{}},
 		{"id": "T-4", "title": "Badge reader", "status": "open", "priority": int64(3), "labels": []any{"hardware", "urgent"}, "comments": []any{}},
 	}}
@@ -62,7 +66,7 @@ func (tr *tracker) auth(next http.HandlerFunc) http.HandlerFunc {
 		tr.mu.Lock()
 		tr.lastHdrs = r.Header.Clone()
 		tr.mu.Unlock()
-		if r.Header.Get("Authorization") != "Bearer "+trackerToken {
+		if a := r.Header.Get("Authorization"); a != "Bearer "+trackerToken && a != "Bearer "+annAtTracker {
 			jsonReply(401, map[string]any{"error": map[string]any{"code": "unauthorized", "message": "bad token"}})(w, r)
 			return
 		}
@@ -87,6 +91,7 @@ func (tr *tracker) list(w http.ResponseWriter, r *http.Request) {
 	for _, t := range tr.tickets {
 		labels := t["labels"].([]any)
 		ok := (q.Get("status") == "" || t["status"] == q.Get("status")) &&
+			(q.Get("assignee") == "" || t["assignee"] == q.Get("assignee")) &&
 			strings.Contains(strings.ToLower(t["title"].(string)), strings.ToLower(q.Get("q")))
 		for _, l := range q["label"] {
 			ok = ok && slices.Contains(labels, any(l))
@@ -219,12 +224,31 @@ func (tr *tracker) attachment(w http.ResponseWriter, r *http.Request) {
 }
 
 func (tr *tracker) token(w http.ResponseWriter, r *http.Request) {
+	if r.FormValue("grant_type") == "urn:ietf:params:oauth:grant-type:token-exchange" {
+		tr.exchange(w, r)
+		return
+	}
 	id, secret, _ := r.BasicAuth()
 	if id != "reports-client" || secret != reportsSecret || r.FormValue("scope") != "reports.read" || r.FormValue("audience") != "reports" {
 		jsonReply(401, map[string]any{"error": "invalid_client"})(w, r)
 		return
 	}
 	jsonReply(200, map[string]any{"access_token": oauthToken, "token_type": "Bearer", "expires_in": 3600})(w, r)
+}
+
+// exchange is RFC 8693 for the exchange client: ann's token for mcpgen
+// becomes ann's token for the tracker.
+func (tr *tracker) exchange(w http.ResponseWriter, r *http.Request) {
+	id, secret, _ := r.BasicAuth()
+	switch {
+	case id != "exchange-client" || secret != exchangeSecret:
+		jsonReply(401, map[string]any{"error": "invalid_client"})(w, r)
+	case r.FormValue("subject_token") != userToken || r.FormValue("audience") != "tracker":
+		jsonReply(400, map[string]any{"error": "invalid_grant"})(w, r)
+	default:
+		jsonReply(200, map[string]any{"access_token": annAtTracker, "token_type": "Bearer", "expires_in": 3600,
+			"issued_token_type": "urn:ietf:params:oauth:token-type:access_token"})(w, r)
+	}
 }
 
 func (tr *tracker) stats(w http.ResponseWriter, r *http.Request) {

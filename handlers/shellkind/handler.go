@@ -67,7 +67,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if err := h.confine(c.Args); err != nil {
 		return nil, err
 	}
-	inv, err := h.invocation(map[string]any{"args": c.Args, "steps": c.Steps})
+	inv, err := h.invocation(c.Vars())
 	if err != nil {
 		return nil, err
 	}

@@ -83,7 +83,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 // execute binds the call's parameters and runs the statements within the
 // handler's timeout; a failure is explained for the model.
 func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult, error) {
-	args, err := h.bind(c.Args)
+	args, err := h.bind(c.Vars())
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +130,8 @@ func unreachable(err error) bool {
 		errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
 }
 
-// bind evaluates every parameter for this call's arguments.
-func (h *handler) bind(args map[string]any) (map[string]any, error) {
-	vars := map[string]any{"args": args}
+// bind evaluates every parameter with a call's names (handlers.Call.Vars).
+func (h *handler) bind(vars map[string]any) (map[string]any, error) {
 	out := make(map[string]any, len(h.params))
 	for name, v := range h.params {
 		x, err := v.Eval(vars)

@@ -189,7 +189,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 		limits: newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend)}
 	h.calls.stateless = opts.Stateless
 	h.mcp = s.MCP()
-	h.mcp.AddReceivingMiddleware(safeErrors, h.limits.middleware, h.calls.middleware)
+	h.mcp.AddReceivingMiddleware(safeErrors, h.limits.middleware, h.calls.middleware, incoming)
 	getServer := func(*http.Request) *mcp.Server { return h.mcp }
 	streamOpts := &mcp.StreamableHTTPOptions{Stateless: opts.Stateless, MaxRequestBodyBytes: opts.MaxBody,
 		Logger: s.Logger(), DisableLocalhostProtection: true}

@@ -65,7 +65,8 @@ func FreePort(t testing.TB) int {
 // IdP is a running oidc-provider: an OAuth authorization server issuing
 // client-credentials tokens. Clients: mcp-reader/reader-secret (scope
 // tools:read), mcp-admin/admin-secret (tools:read tools:write admin),
-// mcpgen-rs/rs-secret (for introspection).
+// mcpgen-rs/rs-secret (for introspection, and for RFC 8693 token exchange
+// to Backend).
 type IdP struct {
 	// Issuer is http://127.0.0.1:PORT.
 	Issuer string
@@ -89,6 +90,10 @@ type IdPOptions struct {
 	Opaque string
 	// KID names the signing key (a fresh key at every start).
 	KID string
+	// Backend is a backend API's resource URI: client mcpgen-rs may
+	// exchange tokens for Resource for tokens for it (scopes orders:read,
+	// orders:write), with the user as `sub` and itself in `act`.
+	Backend string
 }
 
 // StartIdP runs the provider until the test ends.
@@ -101,7 +106,8 @@ func StartIdP(t testing.TB, o IdPOptions) *IdP {
 	cmd := exec.Command("node", "provider.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(o.Port), "MCP_RESOURCE="+o.Resource,
-		"OTHER_RESOURCE="+o.Other, "OPAQUE_RESOURCE="+o.Opaque, "KID="+o.KID, "NODE_NO_WARNINGS=1")
+		"OTHER_RESOURCE="+o.Other, "OPAQUE_RESOURCE="+o.Opaque, "KID="+o.KID,
+		"BACKEND_RESOURCE="+o.Backend, "NODE_NO_WARNINGS=1")
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
