@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/spec"
@@ -153,6 +155,7 @@ func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter, 
 		if readOnly {
 			cfg.RuntimeParams["default_transaction_read_only"] = "on"
 		}
+		cfg.BuildContextWatcherHandler = cancelOnServer
 		db = stdlib.OpenDB(*cfg)
 	case mysqlDialect:
 		cfg, err := mysql.ParseDSN(dsn)
@@ -265,3 +268,11 @@ var (
 	_ handlers.Pinger        = (*DB)(nil)
 	_ io.Closer              = (*DB)(nil)
 )
+
+// cancelOnServer makes a canceled call stop its statement on the server.
+// pgx's default only breaks the connection, and PostgreSQL does not notice
+// a closed connection while a statement runs: pg_sleep(300) would go on for
+// five minutes after its client died.
+func cancelOnServer(pc *pgconn.PgConn) ctxwatch.Handler {
+	return &pgconn.CancelRequestContextWatcherHandler{Conn: pc, DeadlineDelay: time.Second}
+}
