@@ -176,6 +176,25 @@ type ToolAnnotations interface {
 	Annotations() *spec.Annotations
 }
 
+// ToolInput is implemented by the BuildEnv of a tool's handler. It gives
+// the tool's input schema, a JSON Schema decoded from JSON (nil for a
+// resource's handler), so that a kind can check the arguments it maps
+// against what it sends, such as a GraphQL operation's variable types.
+type ToolInput interface {
+	ToolInputSchema() map[string]any
+}
+
+// InputSchemer is implemented by configs that know their tool's
+// arguments, such as a GraphQL operation's variables. For a tool that
+// declares neither `args` nor `input_schema`, runtime calls InputSchema
+// before Build, with the same env, and serves the schema it returns (a
+// JSON Schema as decoded from JSON) as the tool's input schema; nil keeps
+// the tool without arguments. InputSchema may report problems through env
+// but must not call Compile or Template: the arguments are not typed yet.
+type InputSchemer interface {
+	InputSchema(env BuildEnv) map[string]any
+}
+
 // A Handler runs calls of one tool.
 type Handler interface {
 	// Call runs the tool. A returned error becomes a tool error result
@@ -238,8 +257,9 @@ type Call struct {
 	// BuildEnv.Compile declares `steps` for tools that have named steps.
 	Steps map[string]any
 	// Auth is the authenticated caller as expressions see it (`auth`):
-	// subject, client_id, scopes and claims. Nil when nobody authenticated;
-	// runtime refuses the calls of a tool that reads `auth` then.
+	// subject, client_id, scopes and claims. Nil when the tool's
+	// expressions do not read `auth`, and when nobody authenticated
+	// (runtime refuses the calls of a tool that reads `auth` then).
 	Auth map[string]any
 }
 
@@ -296,6 +316,19 @@ type Result struct {
 	Structured any
 	// IsError marks a result the model should read as a failure.
 	IsError bool
+}
+
+// Object makes a result an object, as structuredContent must be: a list
+// becomes {items: [...]}, any other value that is not an object
+// {value: ...}.
+func Object(x any) map[string]any {
+	switch x := x.(type) {
+	case map[string]any:
+		return x
+	case []any:
+		return map[string]any{"items": x}
+	}
+	return map[string]any{"value": x}
 }
 
 // TextResult returns a result of one text block.

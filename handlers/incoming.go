@@ -9,23 +9,31 @@ type incomingKey struct{}
 
 // WithIncomingHeader returns ctx carrying the headers of the client's HTTP
 // request that brought the call, for backends that forward some of them.
-// Credentials (Authorization, Proxy-Authorization, Cookie) are removed
-// first: nothing past the transport can reach the caller's token.
+// They are copied only when a backend asks for them (IncomingHeader), and
+// the caller must not change h meanwhile.
 func WithIncomingHeader(ctx context.Context, h http.Header) context.Context {
 	if h == nil {
 		return ctx
 	}
-	h = h.Clone()
+	return context.WithValue(ctx, incomingKey{}, incoming{h})
+}
+
+// incoming holds a request's headers as the client sent them.
+type incoming struct{ h http.Header }
+
+// IncomingHeader returns a copy of the client's request headers ctx carries
+// (nil over stdio), without credentials (Authorization,
+// Proxy-Authorization, Cookie): nothing past the transport can reach the
+// caller's token.
+func IncomingHeader(ctx context.Context) http.Header {
+	in, ok := ctx.Value(incomingKey{}).(incoming)
+	if !ok {
+		return nil
+	}
+	h := in.h.Clone()
 	for _, name := range credentialHeaders {
 		h.Del(name)
 	}
-	return context.WithValue(ctx, incomingKey{}, h)
-}
-
-// IncomingHeader returns the client's request headers ctx carries (nil over
-// stdio), without credentials. Callers must not modify it.
-func IncomingHeader(ctx context.Context) http.Header {
-	h, _ := ctx.Value(incomingKey{}).(http.Header)
 	return h
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -126,14 +125,13 @@ func (b *builder) scopeList(f *load.File, path string, scopes []string) {
 // tlsConfig checks `server.http.tls` and resolves its files against the
 // config file's directory.
 func (b *builder) tlsConfig(f *load.File, t *spec.TLS) {
-	dir := filepath.Dir(f.Path)
-	abs := func(p string) string {
-		if p == "" || filepath.IsAbs(p) {
-			return p
-		}
-		return filepath.Join(dir, p)
+	b.srv.tls = &spec.TLS{}
+	if t.CertFile != "" {
+		b.srv.tls.CertFile = b.path(f, t.CertFile)
 	}
-	b.srv.tls = &spec.TLS{CertFile: abs(t.CertFile), KeyFile: abs(t.KeyFile)}
+	if t.KeyFile != "" {
+		b.srv.tls.KeyFile = b.path(f, t.KeyFile)
+	}
 	if t.CertFile == "" || t.KeyFile == "" {
 		return // the decoder reported the missing one
 	}

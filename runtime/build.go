@@ -21,9 +21,13 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/bulkhead"
+	"github.com/mcpgen/mcpgen/runtime/cache"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
+	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/mcpgen/mcpgen/templates"
@@ -42,6 +46,22 @@ type BuildOptions struct {
 	// RateLimiter holds the buckets of tools' rate limits; nil keeps them
 	// in memory (ratelimit.NewMemory), right for one replica.
 	RateLimiter ratelimit.Limiter
+	// TaskStore keeps the tasks of tools that run as tasks; nil keeps them
+	// in memory (task.NewMemory), right for one replica.
+	TaskStore task.Store
+	// Referenced, when set, is called with every path a config refers to
+	// (scripts, schemas, certificates, resource roots, databases),
+	// resolved against the directory of the file that names it; it need
+	// not exist. `mcpgen pack` bundles them.
+	Referenced func(path string)
+	// Observer receives metrics and traces of the calls; nil for none.
+	Observer *observe.Observer
+	// Cache keeps the results of tools that declare `cache`; nil keeps them
+	// in memory (cache.NewMemory, sized by server.cache.max_bytes).
+	Cache cache.Store
+	// Slots holds the concurrency limits of tools and backends; nil keeps
+	// them in memory (bulkhead.NewMemory), right for one replica.
+	Slots bulkhead.Slots
 }
 
 // builder turns loaded files into a Server, collecting diagnostics.
@@ -54,8 +74,13 @@ type builder struct {
 	redact   *redactor
 	schemas  *schemaCompiler
 	tmpls    *templates.Set
-	identity *identity // what callers authenticate with; shared with the server
-	usesAuth bool      // the tool being built reads `auth`
+	identity *identity  // what callers authenticate with; shared with the server
+	appRefs  []appRef   // tools' references to their apps, checked at the end
+	offers   []offer    // tools offered to the client's model, checked at the end
+	usesAuth bool       // the tool being built reads `auth`
+	argsType types.Type // type of `args` of the tool being built, for its steps' handlers
+	// cacheBytes bounds the in-memory result cache (server.cache.max_bytes)
+	cacheBytes int64
 }
 
 type backendEntry struct {
@@ -77,19 +102,23 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]string{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
-	var secrets load.Secrets
-	for _, f := range files {
-		secrets.Merge(&f.Secrets)
-	}
-	b.redact = newRedactor(secrets.Masked())
+	b.redact = newRedactor(mergeSecrets(files).Masked())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
 		b.srv.limits.store = opts.RateLimiter
 	}
+	b.srv.ops.cache = opts.Cache
+	if opts.Slots != nil {
+		b.srv.ops.slots = opts.Slots
+	}
+	if opts.Observer != nil {
+		b.srv.obs = opts.Observer
+	}
 	b.identity = b.srv.identity
-	b.srv.mask = newMasker(secrets.Credentials())
 	for _, f := range files {
-		b.server(f)
+		if b.oneServer(f) {
+			b.server(f)
+		}
 		b.openBackends(f)
 	}
 	for _, f := range files {
@@ -97,14 +126,31 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 		b.resources(f)
 		b.prompts(f)
 	}
+	b.checkAppRefs()
+	b.checkOffers()
+	// expressions' env.NAME added values to the files' secrets
+	secrets := mergeSecrets(files)
+	*b.redact = *newRedactor(secrets.Masked())
+	b.srv.mask = newMasker(secrets.Credentials())
 	ds := b.ds.Sort()
 	if ds.Errors() > 0 {
 		b.srv.Close()
 		return nil, ds
 	}
+	b.srv.obs.Metrics.Known(b.srv.metricNames())
+	b.srv.finishProtocol()
+	b.srv.startTasks(opts.TaskStore)
 	b.srv.watch = newWatchSet(b.srv)
 	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watchInterval)
 	return b.srv, ds
+}
+
+func mergeSecrets(files []*load.File) *load.Secrets {
+	var s load.Secrets
+	for _, f := range files {
+		s.Merge(&f.Secrets)
+	}
+	return &s
 }
 
 // Compile loads and builds in one step.
@@ -119,16 +165,55 @@ func Compile(paths []string, lo load.Options, bo BuildOptions) (*Server, load.Di
 	return srv, ds
 }
 
+// oneServer reports whether f's server block, if it has one, is the first.
+// A later file's server block adds its instructions to the first's (so
+// configs written to be served alone can be served together without one
+// dropping what another tells the model); its name, version, title,
+// description, website and icons are not used (the first file's describe
+// the server); any other setting there is an error naming both places,
+// since two files cannot both decide how the server runs.
+func (b *builder) oneServer(f *load.File) bool {
+	n := load.Field(f.Root, "server")
+	if n == nil {
+		return true
+	}
+	here := fmt.Sprintf("%s:%d:%d", f.Path, n.Line, n.Column)
+	first, dup := b.seen["server"]
+	if !dup {
+		b.seen["server"] = here
+		return true
+	}
+	if text := f.Config.Server.Instructions; text != "" {
+		if b.srv.info.Instructions != "" {
+			text = b.srv.info.Instructions + "\n\n" + text
+		}
+		b.srv.info.Instructions = text
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch key := n.Content[i].Value; key {
+		case "name", "version", "title", "description", "website_url", "icons", "instructions":
+		default:
+			b.diag(f, load.Error, "server."+key, "server settings are set in more than one file",
+				"set "+key+" in the file whose server block comes first, at "+first+"; a later file's server block may only add instructions")
+		}
+	}
+	return false
+}
+
 func (b *builder) server(f *load.File) {
 	s := f.Config.Server
 	info := &b.srv.info
 	for _, kv := range []struct {
 		dst *string
 		v   string
-	}{{&info.Name, s.Name}, {&info.Version, s.Version}, {&info.Title, s.Title}, {&info.Instructions, s.Instructions}} {
+	}{{&info.Name, s.Name}, {&info.Version, s.Version}, {&info.Title, s.Title}, {&info.Instructions, s.Instructions},
+		{&info.Description, s.Description}, {&info.WebsiteURL, b.websiteURL(f, s.WebsiteURL)}} {
 		if kv.v != "" {
 			*kv.dst = kv.v
 		}
+	}
+	if icons := b.icons(f, "server.icons", s.Icons); len(icons) > 0 {
+		info.Icons = icons
 	}
 	if s.HTTP != nil {
 		b.httpConfig(f, s.HTTP)
@@ -136,10 +221,13 @@ func (b *builder) server(f *load.File) {
 			b.claimsConfig(f, s.HTTP.Auth)
 		}
 	}
+	b.taskOptions(f, s.Tasks)
 	if s.RateLimit != nil {
 		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
 	b.srv.stdio = s.Stdio
+	b.cacheConfig(f, s.Cache)
+	b.protocolConfig(f, &s)
 }
 
 // reporter records diagnostics about file f.
@@ -248,6 +336,7 @@ func (b *builder) openBackends(f *load.File) {
 		if entry.value != nil {
 			b.srv.backends[name] = entry.value
 		}
+		b.backendOps(f, path, name, h, entry.value)
 	}
 }
 
@@ -267,6 +356,23 @@ func (b *builder) kind(f *load.File, path, name string) (handlers.Kind, bool) {
 // ann are the annotations of the tool it belongs to, if any; extra types
 // the names the tool gives the handler beyond `args` (e.g. `steps`).
 func (b *builder) buildHandler(f *load.File, path string, h *spec.Handler, args types.Type, ann *spec.Annotations, extra types.Map) handlers.Handler {
+	d := b.decodeHandler(f, path, h)
+	if d == nil {
+		return nil
+	}
+	d.env.args, d.env.annotations, d.env.extra = args, ann, extra
+	return b.finishHandler(d)
+}
+
+// decoded is a handler's configuration, decoded and not yet built.
+type decoded struct {
+	cfg handlers.Config
+	env *buildEnv
+}
+
+// decodeHandler resolves the kind of the handler at path and decodes its
+// settings; it returns nil after reporting a problem.
+func (b *builder) decodeHandler(f *load.File, path string, h *spec.Handler) *decoded {
 	kindName := h.Kind
 	if h.Backend != "" {
 		entry, ok := b.backends[h.Backend]
@@ -292,8 +398,13 @@ func (b *builder) buildHandler(f *load.File, path string, h *spec.Handler, args 
 	if !f.DecodeHandler(path, h.Body, cfg, &b.ds) {
 		return nil
 	}
-	env := &buildEnv{b: b, f: f, path: path, args: args, backend: h.Backend, annotations: ann, extra: extra}
-	hd := cfg.Build(env)
+	return &decoded{cfg: cfg, env: &buildEnv{b: b, f: f, path: path, backend: h.Backend}}
+}
+
+// finishHandler builds a decoded handler.
+func (b *builder) finishHandler(d *decoded) handlers.Handler {
+	env := d.env
+	hd := d.cfg.Build(env)
 	if c, ok := hd.(io.Closer); ok {
 		b.srv.closers = append(b.srv.closers, c)
 	}
@@ -301,7 +412,7 @@ func (b *builder) buildHandler(f *load.File, path string, h *spec.Handler, args 
 	case env.Failed():
 		return nil
 	case hd == nil:
-		b.errorf(f, path, "handler failed to build")
+		b.errorf(env.f, env.path, "handler failed to build")
 	}
 	return hd
 }
@@ -316,11 +427,16 @@ type buildEnv struct {
 	backend string
 	// annotations of the tool being built; nil for a resource's handler
 	annotations *spec.Annotations
-	failed      bool // an error was reported
+	// input is the tool's input schema; nil for a resource's handler
+	input  map[string]any
+	failed bool // an error was reported
 }
 
 // Annotations implements handlers.ToolAnnotations.
 func (e *buildEnv) Annotations() *spec.Annotations { return e.annotations }
+
+// ToolInputSchema implements handlers.ToolInput.
+func (e *buildEnv) ToolInputSchema() map[string]any { return e.input }
 
 func (e *buildEnv) Logger() *slog.Logger { return e.b.opts.Logger }
 
@@ -397,17 +513,29 @@ func (e *buildEnv) Backend(name string) (any, error) {
 }
 
 func (e *buildEnv) Path(p string) string {
-	if p == "" || filepath.IsAbs(p) {
+	if p == "" {
 		return p
 	}
-	return filepath.Join(e.f.Dir, p)
+	return e.b.path(e.f, p)
+}
+
+// path resolves p against the directory of f ("" is that directory) and
+// reports it to BuildOptions.Referenced.
+func (b *builder) path(f *load.File, p string) string {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(f.Dir, p)
+	}
+	if b.opts.Referenced != nil {
+		b.opts.Referenced(p)
+	}
+	return p
 }
 
 func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
 func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {
-	v, errs := eval.Compile(n, env)
+	v, errs := eval.Compile(n, env, evalOptions(f))
 	for _, e := range errs {
 		d := b.reporter(f)
 		d.AtOffset(load.Error, e.Node, e.Offset, path, e.Msg, e.Hint)
@@ -416,6 +544,11 @@ func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map
 		return nil
 	}
 	return v
+}
+
+// evalOptions lets expressions in f read the environment as env.NAME.
+func evalOptions(f *load.File) eval.Options {
+	return eval.Options{Env: f.Env}
 }
 
 // template parses text at path; errors point at their character inside

@@ -59,10 +59,11 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 	case bin.Data != "" && bin.File != "":
 		return nil // reported when the file loaded
 	case bin.File != "":
-		if b.kernelPath(f, path+".file", resolvePath(f, bin.File)) {
+		file := b.path(f, bin.File)
+		if b.kernelPath(f, path+".file", file) {
 			return nil
 		}
-		data, err := regfile.Read(resolvePath(f, bin.File), 0)
+		data, err := regfile.Read(file, 0)
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 			return nil
@@ -92,8 +93,12 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 	c := b.contents(f, path, e.Text, e.Blob, e.MimeType, roots)
 	blk := &block{kind: "resource", mimeType: c.mimeType, text: c.text, data: c.blob,
 		uri: b.template(f, path+".uri", e.URI, roots)}
-	if e.File != "" && !b.kernelPath(f, path+".file", resolvePath(f, e.File)) {
-		data, err := regfile.Read(resolvePath(f, e.File), 0)
+	var file string
+	if e.File != "" {
+		file = b.path(f, e.File)
+	}
+	if file != "" && !b.kernelPath(f, path+".file", file) {
+		data, err := regfile.Read(file, 0)
 		if err != nil {
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 		}
@@ -106,13 +111,6 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 		}
 	}
 	return blk
-}
-
-func resolvePath(f *load.File, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(f.Dir, p)
 }
 
 // decodeBase64 decodes inline binary data (an image's data, a resource's

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mcpgen/mcpgen/handlers"
 )
@@ -17,7 +16,7 @@ var ErrNoDryRun = errors.New("this tool's handler has no dry run")
 func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, error) {
 	t, ok := s.toolIndex[name]
 	if !ok {
-		return "", fmt.Errorf("unknown tool %q", name)
+		return "", errors.New(s.unknownTool(name))
 	}
 	dr, ok := t.handler.(handlers.DryRunner)
 	if !ok {

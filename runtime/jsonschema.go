@@ -49,6 +49,7 @@ type schemaCompiler struct {
 
 func newSchemaCompiler() *schemaCompiler {
 	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020) // MCP's default dialect, whatever the library's latest
 	c.UseLoader(noLoader{})
 	return &schemaCompiler{c: c}
 }
@@ -267,10 +268,11 @@ func argSchema(a *spec.Arg) []byte {
 		MaxLength   *int     `json:"maxLength,omitempty"`
 		Pattern     string   `json:"pattern,omitempty"`
 		Items       any      `json:"items,omitempty"`
+		Header      string   `json:"x-mcp-header,omitempty"`
 	}
 	p := prop{Type: a.Type, Description: a.Description, Default: a.Default, Enum: a.Enum,
 		Minimum: a.Minimum, Maximum: a.Maximum, MinLength: a.MinLength, MaxLength: a.MaxLength,
-		Pattern: a.Pattern}
+		Pattern: a.Pattern, Header: a.Header}
 	if p.Type == "" {
 		p.Type = "string"
 	}

@@ -19,6 +19,8 @@ type prompt struct {
 	messages   []*block
 	completers map[string]handlers.Handler // by argument, from complete_from
 	scopes     []string                    // a caller needs them all, over authenticated HTTP
+	cacheCfg   *spec.CacheHint
+	steps      []*step
 }
 
 func (b *builder) prompts(f *load.File) {
@@ -29,7 +31,9 @@ func (b *builder) prompts(f *load.File) {
 func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	before := b.ds.Errors()
 	b.named(f, path, "prompt", p.Name)
-	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}, args: p.Arguments, scopes: p.Scopes}
+	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description,
+		Icons: b.icons(f, path+".icons", p.Icons)}, args: p.Arguments, scopes: p.Scopes,
+		cacheCfg: p.CacheHint}
 	b.scopeList(f, path+".scopes", p.Scopes)
 	var names []string
 	for i, a := range p.Arguments {
@@ -46,6 +50,12 @@ func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 		b.promptCompleter(f, fmt.Sprintf("%s.arguments[%d]", path, i), pr, a)
 	}
 	roots := map[string][]string{"args": names}
+	pr.steps = b.stepList(f, path, p.Steps, roots)
+	for i, st := range pr.steps {
+		if st.capability() == "" {
+			b.errorf(f, fmt.Sprintf("%s.steps[%d]", path, i), "a prompt's steps can only ask the client: elicit, sample or roots")
+		}
+	}
 	for i, m := range p.Messages {
 		mp := fmt.Sprintf("%s.messages[%d]", path, i)
 		if m == nil {

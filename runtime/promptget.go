@@ -2,16 +2,22 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // getPrompt answers prompts/get: the prompt's messages rendered with the
-// request's arguments, defaults applied.
-func (s *Server) getPrompt(_ context.Context, p *prompt, given map[string]string) (*mcp.GetPromptResult, error) {
+// request's arguments, defaults applied, after its steps (which ask the
+// client, by a request or, at 2026-07-28, by an InputRequiredResult).
+func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	given := req.Params.Arguments
 	args := map[string]any{}
 	var missing []string
 	for _, a := range p.args {
@@ -29,7 +35,13 @@ func (s *Server) getPrompt(_ context.Context, p *prompt, given map[string]string
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("prompt %q: missing required arguments: %s", p.def.Name, strings.Join(missing, ", "))}
 	}
-	content, err := s.render(p.messages, map[string]any{"args": args})
+	data := map[string]any{"args": args}
+	if len(p.steps) > 0 {
+		if res, err := s.promptSteps(ctx, p, req, args, data); res != nil || err != nil {
+			return res, err
+		}
+	}
+	content, err := s.render(p.messages, data)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
 	}
@@ -39,3 +51,79 @@ func (s *Server) getPrompt(_ context.Context, p *prompt, given map[string]string
 	}
 	return res, nil
 }
+
+// promptSteps runs a prompt's steps. It returns the questions of a
+// 2026-07-28 request that waits for answers, or an error; nil, nil to go on
+// rendering.
+func (s *Server) promptSteps(ctx context.Context, p *prompt, req *mcp.GetPromptRequest, args, data map[string]any) (*mcp.GetPromptResult, error) {
+	caps := req.ClientCapabilities()
+	var need []string
+	for _, st := range p.steps {
+		if !st.ifSupported {
+			need = append(need, st.capability())
+		}
+	}
+	version := req.ProtocolVersion()
+	if err := missingCapabilities(need, caps); err != nil && version >= modernVersion {
+		return nil, err
+	}
+	round := modernRound(version, caps, req.Params.InputResponses, req.Params.RequestState)
+	if round != nil && !round.begin(ctx, s, "prompt", p.def.Name, args) {
+		return nil, round.protoErr
+	}
+	err := s.runSteps(ctx, p.def.Name, p.steps, data, &sessionAsker{ss: req.Session, caps: caps}, round)
+	var protoErr *jsonrpc.Error
+	switch {
+	case errors.Is(err, errInputRequired):
+		return &mcp.GetPromptResult{InputRequests: round.asked, RequestState: round.stateToken(s)}, nil
+	case errors.As(err, &protoErr):
+		return nil, err
+	case err != nil:
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	if round != nil && !round.finish(s) {
+		return nil, round.protoErr
+	}
+	return nil, nil
+}
+
+// sessionAsker asks the client of a session for what a prompt's steps need.
+type sessionAsker struct {
+	handlers.Nop
+	ss   *mcp.ServerSession
+	caps *mcp.ClientCapabilities
+}
+
+func (a *sessionAsker) logAt(context.Context, mcp.LoggingLevel, string, any) {}
+func (a *sessionAsker) closeStream(time.Duration)                            {}
+func (a *sessionAsker) supports(capability string) bool                      { return declares(a.caps, capability) }
+
+func (a *sessionAsker) createMessage(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+	return a.ss.CreateMessage(ctx, p)
+}
+
+func (a *sessionAsker) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
+	return a.ss.Elicit(ctx, p)
+}
+
+func (a *sessionAsker) createMessageWithTools(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	return a.ss.CreateMessageWithTools(ctx, p)
+}
+
+func (a *sessionAsker) samplingTools() bool {
+	return a.caps != nil && a.caps.Sampling != nil && a.caps.Sampling.Tools != nil
+}
+
+func (a *sessionAsker) urlElicitation() bool {
+	return a.caps != nil && a.caps.Elicitation != nil && a.caps.Elicitation.URL != nil
+}
+
+func (a *sessionAsker) elicitationComplete(ctx context.Context, id string) {
+	_ = a.ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
+}
+
+func (a *sessionAsker) listRoots(ctx context.Context) (*mcp.ListRootsResult, error) {
+	return a.ss.ListRoots(ctx, &mcp.ListRootsParams{})
+}
+
+var _ stepSession = (*sessionAsker)(nil)

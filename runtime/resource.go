@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/rule"
 	"github.com/mcpgen/mcpgen/templates"
@@ -34,6 +35,9 @@ type resource struct {
 	// completers list completion values of template variables (complete_from).
 	completers map[string]handlers.Handler
 	scopes     []string // a caller needs them all, over authenticated HTTP
+	cacheCfg   *spec.CacheHint
+	cache      cacheHint // of reads
+	meta       mcp.Meta  // _meta of every read: an app's settings
 	contents
 	file    *templates.Template // path inside root
 	root    string
@@ -57,10 +61,13 @@ func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resourc
 		b.unique(f, "resource", r.URI, path+".uri")
 	}
 	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType}, scopes: r.Scopes}
+		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, scopes: r.Scopes, cacheCfg: r.CacheHint}
 	b.scopeList(f, path+".scopes", r.Scopes)
 	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
 	res.def.MIMEType = res.mimeType
+	if r.App != nil {
+		b.appResource(f, path, r, res)
+	}
 	if b.ds.Errors() > before {
 		return nil
 	}
@@ -78,8 +85,8 @@ func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTe
 	}
 	b.unique(f, "resource template", r.URITemplate, path+".uri_template")
 	res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType}, match: ut, vars: ut.Varnames(), complete: r.Complete,
-		scopes: r.Scopes}
+		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, match: ut, vars: ut.Varnames(), complete: r.Complete,
+		scopes: r.Scopes, cacheCfg: r.CacheHint}
 	b.scopeList(f, path+".scopes", r.Scopes)
 	for v := range r.Complete {
 		if !slices.Contains(res.vars, v) {
@@ -152,7 +159,7 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 	res.contents = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
 	if src.File != "" {
 		res.file = b.template(f, path+".file", src.File, roots)
-		res.root = resolvePath(f, src.Root)
+		res.root = b.path(f, src.Root)
 		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
 			b.errorf(f, path+".root", "root %q is not a directory", src.Root)
 		} else {
@@ -164,6 +171,12 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 	} else if src.Root != "" {
 		b.errorf(f, path+".root", "root is for file-backed resources")
 	}
+	if src.TemplateFile != "" {
+		res.text = b.templateFile(f, path+".template_file", src.TemplateFile, roots)
+		if res.mimeType == "" {
+			res.mimeType, _ = fileType("", src.TemplateFile, nil)
+		}
+	}
 	if src.Handler != nil {
 		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, nil)
 	}
@@ -174,4 +187,31 @@ func constOf(t *templates.Template) (string, bool) {
 		return "", false
 	}
 	return t.Constant()
+}
+
+// templateFile reads a template from a file, relative to the config, and
+// parses it; errors inside it are reported at the field naming the file.
+func (b *builder) templateFile(f *load.File, path, name string, roots map[string][]string) *templates.Template {
+	p := b.path(f, name)
+	if b.kernelPath(f, path, p) {
+		return nil
+	}
+	data, err := regfile.Read(p, MaxResourceSize)
+	if err != nil {
+		b.errorf(f, path, "%s", load.ReadError(err))
+		return nil
+	}
+	t, terr := b.tmpls.Parse(path, string(data), roots)
+	if terr != nil {
+		line := ""
+		if terr.Line > 0 {
+			line = fmt.Sprintf(":%d", terr.Line)
+			if terr.Col > 0 {
+				line += fmt.Sprintf(":%d", terr.Col)
+			}
+		}
+		b.diag(f, load.Error, path, fmt.Sprintf("%s%s: %s", name, line, terr.Msg), terr.Hint)
+		return nil
+	}
+	return t
 }

@@ -27,7 +27,7 @@ func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.Read
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType, Meta: res.meta}
 	data := map[string]any{"args": args}
 	var err error
 	switch {
@@ -46,7 +46,9 @@ func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.Read
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
 	}
-	return s.mask.readResult(&mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}), nil
+	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
+	res.cache.apply(&out.Cacheable)
+	return s.mask.readResult(out), nil
 }
 
 // uriArgs binds the variables of a templated resource's URI template to

@@ -3,12 +3,15 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // NeedScopes returns the scopes an MCP request needs for its item: the
@@ -72,7 +75,7 @@ func (s *Server) callerMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		start := time.Now()
 		res, err := s.callAs(ctx, c, method, name, req, next)
-		s.audit(ctx, c, kind, name, outcome(res, err), time.Since(start))
+		s.audit(ctx, c, kind, name, res, err, time.Since(start))
 		return res, err
 	}
 }
@@ -130,14 +133,51 @@ func isToolError(res mcp.Result) bool {
 }
 
 // audit writes one line per call: who, what, how it went, how long it
-// took. Argument values are never logged.
-func (s *Server) audit(ctx context.Context, c *auth.Caller, kind, name, outcome string, d time.Duration) {
+// took, and what the backend answered. Argument values are never logged;
+// the error a tool returned is, with every secret masked.
+func (s *Server) audit(ctx context.Context, c *auth.Caller, kind, name string, res mcp.Result, err error, d time.Duration) {
+	if !s.logger.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
 	subject := "-"
 	if c != nil {
 		subject = c.Subject
 	}
-	s.logger.InfoContext(ctx, "call", "subject", subject, kind, name, "outcome", outcome,
-		"duration", d.Round(time.Microsecond))
+	out := outcome(res, err)
+	rec := observe.CallFrom(ctx)
+	if o := rec.Outcome(); o != "" && err == nil {
+		out = o
+	}
+	attrs := []slog.Attr{slog.String("subject", subject), slog.String(kind, name), slog.String("outcome", out),
+		slog.Duration("duration", d.Round(time.Microsecond))}
+	if st := rec.BackendStatus(); st != "" {
+		attrs = append(attrs, slog.String("backend_status", st))
+	}
+	if msg := errorText(res, err); msg != "" {
+		attrs = append(attrs, slog.String("error", s.redact.apply(msg)))
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
+	}
+	s.logger.LogAttrs(ctx, slog.LevelInfo, "call", attrs...)
+}
+
+// maxLoggedError bounds the error text of a call's log line.
+const maxLoggedError = 300
+
+// errorText is what went wrong with a call, for its log line: the
+// protocol error, or the text of a tool error result; "" when it went well.
+func errorText(res mcp.Result, err error) string {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	} else if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+		msg = contentText(r.Content)
+	}
+	if len(msg) > maxLoggedError {
+		msg = strings.ToValidUTF8(msg[:maxLoggedError], "") + "…"
+	}
+	return msg
 }
 
 // filterList removes from a list result the items c may not use, and

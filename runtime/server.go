@@ -12,7 +12,10 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/bulkhead"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
+	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -21,6 +24,10 @@ import (
 // Info describes the server to clients.
 type Info struct {
 	Name, Version, Title, Instructions string
+	// Description and WebsiteURL describe the server to people choosing it.
+	Description, WebsiteURL string
+	// Icons a client may show for the server.
+	Icons []mcp.Icon
 }
 
 // Server is a built config: tools, prompts and resources ready to serve.
@@ -47,12 +54,23 @@ type Server struct {
 	toolsPage  int            // tools per tools/list page; 0 for toolsPageSize (tests)
 	identity   *identity      // who callers are, as expressions see them
 	limits     limits         // rate limits of tool calls
+	obs        *observe.Observer
+	ops        operate // result cache and concurrency limits
+	probes     []observe.Probe
+	cacheCfg   *spec.CacheHint // the config's server.cache_hint
+	cache      listHints
+	states     *stateSigner              // signs the state of input requests (2026-07-28)
+	extensions map[string]map[string]any // advertised, by id (extensions.go)
+	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
+	tasks      *task.Manager             // tools that run as tasks; nil for none
+	taskOpts   task.Options              // server.tasks
 }
 
 func newServer(logger *slog.Logger) *Server {
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{},
 		backends: map[string]any{}, identity: newIdentity(),
-		limits: limits{store: ratelimit.NewMemory()}}
+		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
+		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }
 
 // Ping checks every shared backend that can be checked (handlers.Pinger,
@@ -111,7 +129,10 @@ func (s *Server) MCP() *mcp.Server {
 	if len(s.resources)+len(s.templates) > 0 {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
-	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps}
+	s.addExtensions(caps)
+	s.appCapability(caps)
+	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps,
+		SetCacheable: s.setCacheable, HeaderTool: s.headerTool}
 	if s.logger.Enabled(context.Background(), slog.LevelDebug) {
 		opts.Logger = s.logger // the SDK's session events are debugging detail
 	}
@@ -125,15 +146,25 @@ func (s *Server) MCP() *mcp.Server {
 		caps.Completions = &mcp.CompletionCapabilities{}
 		opts.CompletionHandler = s.complete
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title}, opts)
+	if s.tasks != nil {
+		caps.Tasks = taskCapabilities()
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title,
+		Description: s.info.Description, WebsiteURL: s.info.WebsiteURL, Icons: s.info.Icons}, opts)
 	srv.AddReceivingMiddleware(s.logLevels.middleware)
 	if len(s.tools) > 0 {
 		srv.AddReceivingMiddleware(s.toolsMiddleware)
+		srv.AddReceivingMiddleware(s.operateMiddleware) // outside: a cached call reaches no tool
 	}
 	srv.AddReceivingMiddleware(s.callerMiddleware) // outside the others: they see the caller
+	srv.AddReceivingMiddleware(s.observeMiddleware)
+	if s.tasks != nil {
+		s.addTaskMethods(srv)
+		srv.AddReceivingMiddleware(discoverTasks)
+	}
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-			return s.getPrompt(ctx, p, req.Params.Arguments)
+			return s.getPrompt(ctx, p, req)
 		})
 	}
 	for _, r := range s.resources {
@@ -155,6 +186,7 @@ type notifier struct {
 	logger   string
 	progress float64
 	levels   *logLevels
+	caps     *mcp.ClientCapabilities // what the client declared on the request (for a task, the one that created it)
 }
 
 // Enabled reports whether the client wants logs at level.
@@ -192,6 +224,30 @@ func (n *notifier) createMessage(ctx context.Context, p *mcp.CreateMessageParams
 
 func (n *notifier) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
 	return n.req.Session.Elicit(ctx, p)
+}
+
+func (n *notifier) listRoots(ctx context.Context) (*mcp.ListRootsResult, error) {
+	return n.req.Session.ListRoots(ctx, &mcp.ListRootsParams{})
+}
+
+func (n *notifier) supports(capability string) bool { return declares(n.caps, capability) }
+
+func (n *notifier) samplingTools() bool {
+	c := n.req.ClientCapabilities()
+	return c != nil && c.Sampling != nil && c.Sampling.Tools != nil
+}
+
+func (n *notifier) createMessageWithTools(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	return n.req.Session.CreateMessageWithTools(ctx, p)
+}
+
+func (n *notifier) urlElicitation() bool {
+	c := n.req.ClientCapabilities()
+	return c != nil && c.Elicitation != nil && c.Elicitation.URL != nil
+}
+
+func (n *notifier) elicitationComplete(ctx context.Context, id string) {
+	_ = n.req.Session.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: id})
 }
 
 // closeStream closes the HTTP response stream of the call, if it has one;

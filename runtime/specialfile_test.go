@@ -49,6 +49,7 @@ func TestLoadSpecialFiles(t *testing.T) {
 tools:
   - name: show
     description: Shows.
+    icons: [{file: ` + special + `, mime_type: image/png}]
     content:
       - image: {file: ` + special + `, mime_type: image/png}
       - resource: {uri: "x://a", file: ` + special + `}
@@ -57,8 +58,9 @@ tools:
 		if srv != nil {
 			t.Errorf("%s: the config built", special)
 		}
-		wantDiag(t, ds, "mcpgen.yaml:6:", "content[0].image.file", "cannot read file: not a regular file")
-		wantDiag(t, ds, "mcpgen.yaml:7:", "content[1].resource.file", "cannot read file: not a regular file")
+		wantDiag(t, ds, "mcpgen.yaml:5:", "icons[0].file", "cannot read file: not a regular file")
+		wantDiag(t, ds, "mcpgen.yaml:7:", "content[0].image.file", "cannot read file: not a regular file")
+		wantDiag(t, ds, "mcpgen.yaml:8:", "content[1].resource.file", "cannot read file: not a regular file")
 	}
 	for _, special := range []string{"/dev/zero", fifo} {
 		_, ds := load.Files([]string{special}, load.Options{})

@@ -1,13 +1,17 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
+	"path/filepath"
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,8 +21,18 @@ type stepSession interface {
 	handlers.Notifier
 	logAt(ctx context.Context, level mcp.LoggingLevel, logger string, data any)
 	createMessage(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error)
+	// samplingTools reports whether the client's model can be offered tools.
+	samplingTools() bool
+	createMessageWithTools(ctx context.Context, p *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error)
 	elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error)
+	// urlElicitation reports whether the client can send the user to a URL.
+	urlElicitation() bool
+	// elicitationComplete tells the client the user finished on a page.
+	elicitationComplete(ctx context.Context, id string)
 	closeStream(retry time.Duration)
+	listRoots(ctx context.Context) (*mcp.ListRootsResult, error)
+	// supports reports whether the client declared a capability.
+	supports(capability string) bool
 }
 
 // errNoSession is the failure of a step that needs a client outside a session.
@@ -45,6 +59,20 @@ func (noSession) elicit(context.Context, *mcp.ElicitParams) (*mcp.ElicitResult, 
 
 func (noSession) closeStream(time.Duration) {}
 
+func (noSession) listRoots(context.Context) (*mcp.ListRootsResult, error) { return nil, errNoSession }
+
+func (noSession) supports(string) bool { return false }
+
+func (noSession) urlElicitation() bool { return false }
+
+func (noSession) samplingTools() bool { return false }
+
+func (noSession) createMessageWithTools(context.Context, *mcp.CreateMessageWithToolsParams) (*mcp.CreateMessageWithToolsResult, error) {
+	return nil, errNoSession
+}
+
+func (noSession) elicitationComplete(context.Context, string) {}
+
 func asStepSession(n handlers.Notifier) stepSession {
 	if s, ok := n.(stepSession); ok {
 		return s
@@ -52,36 +80,57 @@ func asStepSession(n handlers.Notifier) stepSession {
 	return noSession{n}
 }
 
-// runSteps runs the tool's confirm and steps in order, putting their
-// results in data["steps"]. It returns a result when the call must stop
-// there (declined, canceled, failed), nil to go on.
-func (s *Server) runSteps(ctx context.Context, t *tool, data map[string]any, ss stepSession) *mcp.CallToolResult {
+// runSteps runs steps in order, putting their results in data["steps"].
+// A step that asks the client (sample, elicit, confirm, roots) asks it by a
+// server-to-client request when round is nil (a client with a session);
+// for a 2026-07-28 request, round collects the questions instead (mrtr.go)
+// and runSteps returns errInputRequired once it cannot go on without their
+// answers. Any other error stops the call: the tool fails with its text.
+func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data map[string]any, ss stepSession, round *inputRound) error {
 	results := map[string]any{}
 	data["steps"] = results
-	for _, st := range t.steps {
-		res, err := s.runStep(ctx, t, st, data, ss)
-		if err != nil {
-			return errorResult(s.redact.apply(err.Error()))
+	for i, st := range steps {
+		if round != nil {
+			res, ok, err := round.step(s, i, st, data)
+			switch {
+			case err != nil:
+				return err
+			case round.waiting():
+				continue // more questions for this round, or nothing more to run
+			case ok:
+				if st.as != "" {
+					results[st.as] = res
+				}
+				continue
+			}
 		}
-		if st.as != "" {
+		sctx, end := observe.Step(ctx, st.kind)
+		res, err := s.runStep(sctx, name, st, data, ss)
+		end(err)
+		if err != nil {
+			return errors.New(s.redact.apply(err.Error()))
+		}
+		if st.as != "" && res != nil {
 			results[st.as] = res
 		}
+	}
+	if round != nil && round.waiting() {
+		return errInputRequired
 	}
 	return nil
 }
 
-func (s *Server) runStep(ctx context.Context, t *tool, st *step, data map[string]any, ss stepSession) (any, error) {
+func (s *Server) runStep(ctx context.Context, name string, st *step, data map[string]any, ss stepSession) (any, error) {
+	if st.ifSupported && !ss.supports(st.capability()) {
+		return nil, nil
+	}
 	text, err := execOptional(st.text, data)
 	if err != nil {
 		return nil, err
 	}
 	switch st.kind {
 	case "log":
-		logger := st.logger
-		if logger == "" {
-			logger = t.def.Name
-		}
-		ss.logAt(ctx, st.level, logger, text)
+		ss.logAt(ctx, st.level, cmp.Or(st.logger, name), text)
 	case "progress":
 		ss.Progress(ctx, st.progress, st.total, text)
 	case "sleep":
@@ -89,9 +138,32 @@ func (s *Server) runStep(ctx context.Context, t *tool, st *step, data map[string
 	case "close_stream":
 		ss.closeStream(st.wait)
 	case "sample":
-		return s.sample(ctx, st, text, data, ss)
+		if len(st.offer) > 0 {
+			return s.sampleWithTools(ctx, st, text, data, ss)
+		}
+		p, err := sampleParams(st, text, data)
+		if err != nil {
+			return nil, err
+		}
+		res, err := ss.createMessage(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("asking the client's model: %w", err)
+		}
+		return sampleResult(res.Model, string(res.Role), res.StopReason, []mcp.Content{res.Content}), nil
 	case "elicit", "confirm":
-		return elicit(ctx, st, text, ss)
+		res, err := ss.elicit(ctx, &mcp.ElicitParams{Message: text, RequestedSchema: st.schema})
+		if err != nil {
+			return nil, fmt.Errorf("asking the user: %w", err)
+		}
+		return elicitResult(st, res)
+	case "elicit_url":
+		return s.elicitURL(ctx, st, text, data, ss)
+	case "roots":
+		res, err := ss.listRoots(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("asking the client for its roots: %w", err)
+		}
+		return rootsResult(res), nil
 	}
 	return nil, ctx.Err()
 }
@@ -107,29 +179,31 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-func (s *Server) sample(ctx context.Context, st *step, prompt string, data map[string]any, ss stepSession) (any, error) {
+// sampleParams is the request of a sample step whose prompt is rendered.
+func sampleParams(st *step, prompt string, data map[string]any) (*mcp.CreateMessageParams, error) {
 	system, err := execOptional(st.system, data)
 	if err != nil {
 		return nil, err
 	}
-	res, err := ss.createMessage(ctx, &mcp.CreateMessageParams{MaxTokens: st.maxTokens, SystemPrompt: system,
-		Temperature: st.temperature,
-		Messages:    []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: prompt}}}})
-	if err != nil {
-		return nil, fmt.Errorf("asking the client's model: %w", err)
-	}
-	out := map[string]any{"model": res.Model, "role": string(res.Role), "stop_reason": res.StopReason, "text": ""}
-	if tc, ok := res.Content.(*mcp.TextContent); ok {
-		out["text"] = tc.Text
-	}
-	return out, nil
+	return &mcp.CreateMessageParams{MaxTokens: st.maxTokens, SystemPrompt: system, Temperature: st.temperature,
+		Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: prompt}}}}, nil
 }
 
-func elicit(ctx context.Context, st *step, message string, ss stepSession) (any, error) {
-	res, err := ss.elicit(ctx, &mcp.ElicitParams{Message: message, RequestedSchema: st.schema})
-	if err != nil {
-		return nil, fmt.Errorf("asking the user: %w", err)
+// sampleResult is what templates see of a sample step's reply.
+func sampleResult(model, role, stop string, content []mcp.Content) map[string]any {
+	out := map[string]any{"model": model, "role": role, "stop_reason": stop, "text": ""}
+	for _, c := range content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			out["text"] = tc.Text
+			break
+		}
 	}
+	return out
+}
+
+// elicitResult is what templates see of the user's answer; declining or
+// canceling a step that is not optional stops the call.
+func elicitResult(st *step, res *mcp.ElicitResult) (any, error) {
 	if res.Action != "accept" && !st.optional {
 		what := "declined"
 		if res.Action == "cancel" {
@@ -145,6 +219,22 @@ func elicit(ctx context.Context, st *step, message string, ss stepSession) (any,
 		content = map[string]any{}
 	}
 	return map[string]any{"action": res.Action, "content": content}, nil
+}
+
+// rootsResult is what templates and expressions see of the client's roots:
+// each root's uri and name, and the local paths of the file:// ones.
+func rootsResult(res *mcp.ListRootsResult) map[string]any {
+	roots, paths := []any{}, []any{}
+	for _, r := range res.Roots {
+		if r == nil {
+			continue
+		}
+		roots = append(roots, map[string]any{"uri": r.URI, "name": r.Name})
+		if u, err := url.Parse(r.URI); err == nil && u.Scheme == "file" && u.Path != "" {
+			paths = append(paths, filepath.FromSlash(u.Path))
+		}
+	}
+	return map[string]any{"roots": roots, "paths": paths}
 }
 
 // execOptional renders t, or "" when there is no template.

@@ -1,12 +1,14 @@
 package runtime
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
@@ -28,6 +30,29 @@ type step struct {
 	schema      json.RawMessage
 	as          string
 	optional    bool
+	key         string   // names its input request (2026-07-28): as, or else confirm or stepN
+	ifSupported bool     // skipped when the client lacks the capability
+	offer       []string // tools the model may call while sampling
+	toolChoice  string
+	maxTurns    int
+	url         *templates.Template // a URL-mode elicitation's page
+	until       handlers.Handler    // succeeds once the user finished on the page
+	every       time.Duration       // how often until is called
+	timeout     time.Duration       // how long the user has
+}
+
+// capability returns the client capability the step needs: "" for steps
+// that ask the client nothing.
+func (st *step) capability() string {
+	switch st.kind {
+	case "sample":
+		return capSampling
+	case "elicit", "confirm", "elicit_url":
+		return capElicitation
+	case "roots":
+		return capRoots
+	}
+	return ""
 }
 
 // DefaultMaxTokens is a sample step's max_tokens when the config gives none.
@@ -41,17 +66,30 @@ var emptyForm = json.RawMessage(`{"type":"object","properties":{}}`)
 func (b *builder) steps(f *load.File, path string, t *spec.Tool, roots map[string][]string) []*step {
 	var out []*step
 	if t.Confirm != "" {
-		out = append(out, &step{kind: "confirm", text: b.template(f, path+".confirm", t.Confirm, roots),
+		out = append(out, &step{kind: "confirm", key: "confirm", text: b.template(f, path+".confirm", t.Confirm, roots),
 			schema: emptyForm})
 	}
+	out = append(out, b.stepList(f, path, t.Steps, roots)...)
+	for i, st := range out {
+		if i > 0 && out[0].kind == "confirm" && st.key == "confirm" {
+			b.errorf(f, path+".confirm", "a step result is named confirm too; name it otherwise, the answers would mix")
+		}
+	}
+	return out
+}
+
+// stepList compiles a list of steps (a tool's or a prompt's).
+func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots map[string][]string) []*step {
+	var out []*step
 	names := []string{}
-	for i, st := range t.Steps {
+	for i, st := range steps {
 		p := fmt.Sprintf("%s.steps[%d]", path, i)
 		stepRoots := withRoot(roots, "steps", names)
 		s := b.step(f, p, st, stepRoots)
 		if s == nil {
 			continue
 		}
+		s.key = cmp.Or(s.as, fmt.Sprintf("step%d", i+1))
 		if s.as != "" {
 			if slices.Contains(names, s.as) {
 				b.errorf(f, p, "step result %q is named twice", s.as)
@@ -88,6 +126,8 @@ func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[strin
 		return b.sampleStep(f, path+".sample", st.Sample, roots)
 	case st.Elicit != nil:
 		return b.elicitStep(f, path+".elicit", st.Elicit, roots)
+	case st.Roots != nil:
+		return &step{kind: "roots", as: st.Roots.As, ifSupported: st.Roots.IfSupported}
 	case st.CloseStream != nil:
 		retry := time.Duration(st.CloseStream.Retry)
 		if retry <= 0 {
@@ -107,7 +147,7 @@ func (b *builder) logStep(f *load.File, path string, l *spec.LogStep, roots map[
 }
 
 func (b *builder) sampleStep(f *load.File, path string, sm *spec.SampleStep, roots map[string][]string) *step {
-	s := &step{kind: "sample", as: sm.As, maxTokens: int64(sm.MaxTokens),
+	s := &step{kind: "sample", as: sm.As, maxTokens: int64(sm.MaxTokens), ifSupported: sm.IfSupported,
 		text: b.template(f, path+".prompt", sm.Prompt, roots)}
 	if sm.System != "" {
 		s.system = b.template(f, path+".system", sm.System, roots)
@@ -118,12 +158,16 @@ func (b *builder) sampleStep(f *load.File, path string, sm *spec.SampleStep, roo
 	if sm.Temperature != nil {
 		s.temperature = *sm.Temperature
 	}
+	b.offerTools(f, path, sm, s)
 	return s
 }
 
 func (b *builder) elicitStep(f *load.File, path string, e *spec.ElicitStep, roots map[string][]string) *step {
-	s := &step{kind: "elicit", as: e.As, optional: e.Optional, schema: emptyForm,
+	s := &step{kind: "elicit", as: e.As, optional: e.Optional, schema: emptyForm, ifSupported: e.IfSupported,
 		text: b.template(f, path+".message", e.Message, roots)}
+	if e.URL != "" || e.Until != nil || e.PollEvery != 0 || e.Timeout != 0 {
+		return b.urlStep(f, path, e, s, roots)
+	}
 	if !e.Schema.IsZero() {
 		raw, err := load.JSON(e.Schema.Node)
 		if err == nil {

@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -34,6 +36,13 @@ type tool struct {
 	needsCaller bool
 	limit       *toolLimit // nil: no rate limit
 	scopes      []string   // a caller needs them all, over authenticated HTTP
+	slots       *slotLimit // nil: no concurrency limit of its own
+	cache       *toolCache // nil: results are not kept
+	cacheCfg    *spec.CacheHint
+	requires    []string // client capabilities a call needs
+	headers     bool     // its input schema has x-mcp-header annotations
+	interactive bool     // a step asks the client something
+	task        string   // "", optional or required: whether it runs as a task
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -131,7 +140,14 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		b.diag(f, load.Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
 			"the most widely accepted names are up to 64 letters, digits, '_' and '-'")
 	}
-	in := b.inputSchema(f, path, t, ahead)
+	var hd *decoded
+	if t.Handler != nil {
+		hd = b.decodeHandler(f, path+".handler", t.Handler)
+	}
+	in := b.handlerSchema(f, path, t, hd)
+	if in == nil {
+		in = b.inputSchema(f, path, t, ahead)
+	}
 	b.checkDefaults(f, path, t, in)
 	// Without a schema, anything goes: one mistake is reported once.
 	var argsType types.Type = types.Map{types.Extra: types.Any}
@@ -139,7 +155,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		argsType = eval.TypeOf(in.doc)
 	}
 	b.usesAuth = false
-	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes}
+	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes,
+		cacheCfg: t.CacheHint}
 	tl.limit = b.toolLimit(f, path, t)
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
@@ -149,12 +166,29 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		}
 	}
 	roots := map[string][]string{"args": argNames(argsType)}
+	b.argsType = argsType
 	tl.steps = b.steps(f, path, t, roots)
+	for i, c := range t.Requires {
+		if c != capSampling && c != capElicitation && c != capRoots {
+			b.errorf(f, fmt.Sprintf("%s.requires[%d]", path, i), "expected one of sampling, elicitation, roots, got %q", c)
+		}
+	}
+	tl.requires = requiredCapabilities(t.Requires, tl.steps)
+	tl.interactive = slices.ContainsFunc(tl.steps, func(st *step) bool { return st.capability() != "" })
+	if in != nil && bytes.Contains(in.raw, []byte(`"x-mcp-header"`)) { // rare: skip the walk
+		tl.headers = b.paramHeaders(f, path, t, in.doc)
+	}
 	switch {
 	case t.Handler != nil:
 		extra := types.Map{authName: b.identity.typ}
 		maps.Copy(extra, stepsType(roots["steps"]))
-		tl.handler = b.buildHandler(f, path+".handler", t.Handler, argsType, t.Annotations, extra)
+		if hd != nil {
+			hd.env.args, hd.env.annotations, hd.env.extra = argsType, t.Annotations, extra
+			if in != nil {
+				hd.env.input = in.doc
+			}
+			tl.handler = b.finishHandler(hd)
+		}
 		tl.backend = cmp.Or(t.Handler.Backend, t.Handler.Kind)
 		roots["result"] = nil
 		if t.Error {
@@ -165,20 +199,51 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	tl.content = b.blocks(f, path+".content", t.Content, roots)
 	tl.needsCaller = b.usesAuth
+	icons := b.icons(f, path+".icons", t.Icons)
+	app := b.toolApp(f, path, t.App)
 	// without an input schema, the arguments were reported when the file
 	// loaded (an unknown type); the tool cannot be served either way
 	if b.ds.Errors() > before || in == nil {
 		return nil
 	}
 	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: in.raw, Annotations: annotations(t)}
+		InputSchema: in.raw, Annotations: annotations(t), Icons: icons, Meta: app}
 	if h, ok := tl.handler.(handlers.Hinter); ok {
 		tl.def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.def.Annotations, h.Hints())
 	}
 	if tl.out != nil {
 		tl.def.OutputSchema = tl.out.raw
 	}
+	tl.slots = b.concurrency(f, path+".concurrency", t.Concurrency)
+	tl.cache = b.toolCache(f, path+".cache", t, tl)
+	tl.taskSupport(t.Task)
 	return tl
+}
+
+// handlerSchema returns the input schema the handler makes for a tool that
+// declares neither args nor input_schema (a GraphQL operation's variables),
+// or nil.
+func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *decoded) *schema {
+	if d == nil || t.Args != nil || t.InputSchema != nil {
+		return nil
+	}
+	is, ok := d.cfg.(handlers.InputSchemer)
+	if !ok {
+		return nil
+	}
+	doc := is.InputSchema(d.env)
+	if doc == nil {
+		return nil // the handler reports why when it builds
+	}
+	raw, err := json.Marshal(doc)
+	if err == nil {
+		var s *schema
+		if s, err = b.schemas.compile(t.Name+"/input", raw); err == nil {
+			return s
+		}
+	}
+	b.errorf(f, path+".handler", "the input schema made by the handler is invalid: %v", err)
+	return nil
 }
 
 // inputSchema checks the tool's arguments and returns its input schema:
@@ -231,6 +296,11 @@ func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-c
 func (b *builder) schemaAt(f *load.File, path, name string, v *spec.Value) *schema {
 	raw, err := load.JSON(v.Node)
 	if err == nil {
+		if doc, _ := decodeJSON(raw); doc != nil {
+			if m, ok := doc.(map[string]any); ok && !b.checkDialect(f, path, v, m) {
+				return nil
+			}
+		}
 		var s *schema
 		if s, err = b.schemas.compile(name, raw); err == nil {
 			return s

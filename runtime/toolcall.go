@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,17 +21,34 @@ import (
 const MaxArgsSize = 4 << 20
 
 // callTool answers tools/call. An unknown tool is a protocol error (-32602),
-// as the go-sdk answers it; everything else is a tool result.
+// as the go-sdk answers it, and so are a bad requestState or answer and, at
+// 2026-07-28, a missing client capability (-32021); everything else is a
+// tool result.
 func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if req.Params == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
 	t, ok := s.toolIndex[req.Params.Name]
 	if !ok {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", req.Params.Name)}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(req.Params.Name)}
 	}
-	res := s.call(ctx, t, req.Params.Arguments, &notifier{req: req, logger: t.def.Name, levels: &s.logLevels})
-	if res.Content == nil {
+	n := &notifier{req: req, logger: t.def.Name, levels: &s.logLevels}
+	var round *inputRound
+	if t.interactive || len(t.requires) > 0 {
+		// An older client's session may not know what it declared (a
+		// stateless server forgets it): a step it cannot answer fails.
+		version, caps := req.ProtocolVersion(), req.ClientCapabilities()
+		if err := missingCapabilities(t.requires, caps); err != nil && version >= modernVersion {
+			return nil, err
+		}
+		n.caps = caps
+		round = modernRound(version, caps, req.Params.InputResponses, req.Params.RequestState)
+	}
+	res := s.call(ctx, t, req.Params.Arguments, n, round)
+	if round != nil && round.protoErr != nil {
+		return nil, round.protoErr
+	}
+	if res.Content == nil && res.InputRequests == nil {
 		res.Content = []mcp.Content{} // "content" is required: never null
 	}
 	return res, nil
@@ -42,12 +60,22 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 func (s *Server) CallTool(ctx context.Context, name string, args []byte, n handlers.Notifier) (*mcp.CallToolResult, error) {
 	t, ok := s.toolIndex[name]
 	if !ok {
-		return nil, fmt.Errorf("unknown tool %q", name)
+		return nil, errors.New(s.unknownTool(name))
 	}
 	if n == nil {
 		n = handlers.Nop{}
 	}
-	return s.call(ctx, t, args, n), nil
+	return s.call(ctx, t, args, n, nil), nil
+}
+
+// unknownTool says that no tool is called name, suggesting the one
+// probably meant.
+func (s *Server) unknownTool(name string) string {
+	msg := fmt.Sprintf("unknown tool %q", name)
+	if hint := suggest.DidYouMean(name, s.ToolNames()); hint != "" {
+		msg += "; " + hint
+	}
+	return msg
 }
 
 // errInvalidArgs marks arguments the schema rejects.
@@ -89,14 +117,16 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 }
 
 // prepare decodes and validates a call's arguments, and binds those the
-// server sets from the caller, whom it returns as expressions see it.
+// server sets from the caller, whom it returns as expressions see it when
+// the tool reads `auth`.
 func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (args, who map[string]any, err error) {
 	if args, err = t.decodeArgs(raw); err != nil {
 		return nil, nil, err
 	}
-	who = s.identity.callerVars(ctx)
-	if t.needsCaller && who == nil {
-		return nil, nil, errors.New(errNoCaller)
+	if t.needsCaller { // the caller as expressions see it costs a copy of its claims
+		if who = s.identity.callerVars(ctx); who == nil {
+			return nil, nil, errors.New(errNoCaller)
+		}
 	}
 	if err := t.bind(args, who); err != nil {
 		return nil, nil, err
@@ -107,11 +137,17 @@ func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (arg
 // call runs the tool with raw JSON arguments. Everything a model can get
 // wrong comes back as a result with IsError set. Credentials are masked in
 // whatever the result holds.
-func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
-	return s.mask.toolResult(s.run(ctx, t, raw, n))
+// A 2026-07-28 call (round not nil) may instead end with questions for the
+// client (mrtr.go), or with round.protoErr set and no result.
+func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
+	res := s.run(ctx, t, raw, n, round)
+	if res == nil {
+		return &mcp.CallToolResult{}
+	}
+	return s.mask.toolResult(res)
 }
 
-func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier) *mcp.CallToolResult {
+func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
 	if msg := s.limited(ctx, t); msg != "" {
 		return errorResult(msg)
 	}
@@ -119,9 +155,23 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	data := map[string]any{"args": args}
-	if stop := s.runSteps(ctx, t, data, asStepSession(n)); stop != nil {
-		return stop
+	if round != nil && !round.begin(ctx, s, "tool", t.def.Name, args) {
+		return nil
+	}
+	data := map[string]any{"args": args, authName: who} // auth: for the handlers of steps
+	if err := s.runSteps(ctx, t.def.Name, t.steps, data, asStepSession(n), round); err != nil {
+		var protoErr *jsonrpc.Error
+		switch {
+		case errors.Is(err, errInputRequired):
+			return &mcp.CallToolResult{InputRequests: round.asked, RequestState: round.stateToken(s)}
+		case errors.As(err, &protoErr):
+			round.protoErr = err
+			return nil
+		}
+		return errorResult(err.Error())
+	}
+	if round != nil && !round.finish(s) {
+		return nil
 	}
 	var res *handlers.Result
 	if t.handler != nil {

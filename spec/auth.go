@@ -32,6 +32,12 @@ type Auth struct {
 	// error for resources and prompts), for clients that do not handle a
 	// 403 in the middle of a session.
 	OnInsufficientScope string `yaml:"on_insufficient_scope,omitempty" jsonschema:"enum=challenge,enum=tool_error"`
+	// Implies declares a scope hierarchy: a caller granted a scope named
+	// here is granted the scopes it lists as well, and the scopes those
+	// imply, e.g. `{admin: [tools:write], tools:write: [tools:read]}`. The
+	// implied scopes count everywhere: in every scope check, in list
+	// results, and in `auth.scopes`.
+	Implies map[string][]string `yaml:"implies,omitempty"`
 	// OAuth accepts access tokens from one authorization server.
 	OAuth *OAuth `yaml:"oauth,omitempty"`
 	// APIKeys are static keys for simple set-ups. Take each key from the

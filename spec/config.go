@@ -35,14 +35,33 @@ type Server struct {
 	Version string `yaml:"version,omitempty"`
 	// Title is a human-friendly display name.
 	Title string `yaml:"title,omitempty"`
+	// Description says what the server offers, for people choosing it in a
+	// client (serverInfo.description).
+	Description string `yaml:"description,omitempty"`
+	// WebsiteURL is the server's home page (serverInfo.websiteUrl), an
+	// absolute http: or https: URL.
+	WebsiteURL string `yaml:"website_url,omitempty"`
+	// Icons a client may show for the server (serverInfo.icons).
+	Icons []*Icon `yaml:"icons,omitempty"`
 	// Instructions tell the client's model how to use this server.
 	Instructions string `yaml:"instructions,omitempty"`
 	// HTTP configures serving over Streamable HTTP (`mcpgen serve --http`).
 	HTTP *HTTP `yaml:"http,omitempty" mcpgen:"server"`
 	// RateLimit is the rate limit of every tool that sets none of its own.
 	RateLimit *RateLimit `yaml:"rate_limit,omitempty"`
+	// Cache bounds the results kept by tools' `cache`.
+	Cache *CacheServer `yaml:"cache,omitempty"`
 	// Stdio configures serving over stdio (`mcpgen serve` without --http).
 	Stdio *Stdio `yaml:"stdio,omitempty" mcpgen:"server"`
+	// CacheHint is the caching hint (`ttlMs`, `cacheScope`) of list results
+	// (tools, prompts, resources, templates), server/discover and resource
+	// reads; tools, prompts and resources may set their own.
+	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
+	// RequestState signs the state of questions asked over several rounds
+	// of 2026-07-28 requests.
+	RequestState *RequestState `yaml:"request_state,omitempty" mcpgen:"server"`
+	// Tasks configures tools that run as tasks (`task:` on a tool).
+	Tasks *Tasks `yaml:"tasks,omitempty"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.
@@ -50,11 +69,17 @@ type Server struct {
 // The settings are decoded into the kind's own configuration type when the
 // config is built; see the reference documentation of each kind.
 type Handler struct {
-	// Kind of backend: shell, http or sql.
+	// Kind of backend: shell, http, sql or graphql.
 	Kind string `yaml:"kind" jsonschema:"required"`
 	// Backend names an entry of the top-level `backends` whose settings this
 	// handler uses.
 	Backend string `yaml:"backend,omitempty"`
+	// Readiness makes a named backend part of /readyz (`backends` entries
+	// only).
+	Readiness *Readiness `yaml:"-"`
+	// Concurrency caps the calls running at once on a named backend, over
+	// all the tools that use it (`backends` entries only).
+	Concurrency *Concurrency `yaml:"-"`
 	// Body holds the kind-specific settings, decoded by the kind itself.
 	Body Node `yaml:"-"`
 }

@@ -21,9 +21,12 @@ type HTTP struct {
 	// requests with another Origin get 403.
 	AllowedOrigins []string `yaml:"allowed_origins,omitempty"`
 	// Stateless serves every request on its own without sessions, so any
-	// replica behind a plain load balancer can answer it. Sampling,
-	// elicitation (and so `confirm`), subscriptions and resumable streams
-	// need sessions and do not work stateless.
+	// replica behind a plain load balancer can answer it. Without it, clients
+	// up to 2025-11-25 get sessions and 2026-07-28 clients are served
+	// sessionless on the same endpoint. Stateless, clients up to 2025-11-25
+	// lose what needs a session: steps that ask the client (sample, elicit,
+	// confirm, roots), subscriptions and resumable streams; 2026-07-28
+	// clients lose nothing.
 	Stateless bool `yaml:"stateless,omitempty"`
 	// SessionTimeout closes a session that has received no request for this
 	// long. Defaults to 30m.

@@ -8,6 +8,8 @@ type Prompt struct {
 	Title string `yaml:"title,omitempty"`
 	// Description says what the prompt is for.
 	Description string `yaml:"description" jsonschema:"required"`
+	// Icons a client may show for it.
+	Icons []*Icon `yaml:"icons,omitempty"`
 	// Arguments the user fills in. Their values are strings; templates see
 	// them as `.args.NAME`.
 	Arguments []*PromptArg `yaml:"arguments,omitempty"`
@@ -17,6 +19,13 @@ type Prompt struct {
 	// authenticated HTTP (`server.http.auth`); a caller without them does not
 	// find it in list results, and is refused if it asks anyway.
 	Scopes []string `yaml:"scopes,omitempty"`
+	// Steps run before the messages render: elicit, sample and roots (and
+	// confirm-like elicitations). Their results are `.steps.NAME` in the
+	// messages.
+	Steps []*Step `yaml:"steps,omitempty"`
+	// CacheHint is this prompt's caching hint: prompts/list carries the
+	// shortest TTL of all prompts, and is private if any prompt is.
+	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
 }
 
 // PromptArg is one argument of a prompt.

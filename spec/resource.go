@@ -10,13 +10,21 @@ type Resource struct {
 	Title string `yaml:"title,omitempty"`
 	// Description of the resource.
 	Description string `yaml:"description,omitempty"`
+	// Icons a client may show for it.
+	Icons []*Icon `yaml:"icons,omitempty"`
 	// MimeType of the contents. Guessed from the file name for `file`;
 	// text/plain for `text`.
 	MimeType string `yaml:"mime_type,omitempty"`
+	// App makes the resource an interactive page for tools (MCP Apps); its
+	// URI starts with ui:// and its contents are HTML.
+	App *App `yaml:"app,omitempty"`
 	// Scopes a caller must have been granted to see and read this resource
 	// over authenticated HTTP (`server.http.auth`); a caller without them
 	// does not find it in list results, and is refused if it asks anyway.
 	Scopes []string `yaml:"scopes,omitempty"`
+	// CacheHint is the caching hint of reads of this resource; the list of
+	// resources carries the shortest TTL of all, and is private if any is.
+	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
@@ -33,6 +41,8 @@ type ResourceTemplate struct {
 	Title string `yaml:"title,omitempty"`
 	// Description of the template.
 	Description string `yaml:"description,omitempty"`
+	// Icons a client may show for it.
+	Icons []*Icon `yaml:"icons,omitempty"`
 	// MimeType of the contents.
 	MimeType string `yaml:"mime_type,omitempty"`
 	// Complete lists values offered as completions for each variable.
@@ -48,6 +58,9 @@ type ResourceTemplate struct {
 	// caller without them does not find it in list results, and is refused
 	// if it asks anyway.
 	Scopes []string `yaml:"scopes,omitempty"`
+	// CacheHint is the caching hint of reads of this resource; the list of
+	// resources carries the shortest TTL of all, and is private if any is.
+	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
@@ -67,6 +80,10 @@ type Source struct {
 	// or another kernel filesystem, or holding one (such as /), is refused:
 	// the server's own environment could be read there.
 	Root string `yaml:"root,omitempty" mcpgen:"server"`
+	// TemplateFile is a path, relative to the config file, to a template
+	// (Go text/template with sprig functions) read and parsed when the
+	// config loads and rendered on each read, e.g. templates/page.html.
+	TemplateFile string `yaml:"template_file,omitempty" mcpgen:"server,exactly_one=source"`
 	// Handler fetches the contents from a backend.
 	Handler *Handler `yaml:"handler,omitempty" mcpgen:"exactly_one=source"`
 }

@@ -24,6 +24,9 @@ type Step struct {
 	// rest (resumable streams, SEP-1699). Does nothing over stdio or when the
 	// session's protocol has no resumable streams.
 	CloseStream *CloseStreamStep `yaml:"close_stream,omitempty" mcpgen:"exactly_one=action"`
+	// Roots asks the client for its roots (roots/list). Its result is
+	// `.steps.AS.roots` and `.steps.AS.paths`.
+	Roots *RootsStep `yaml:"roots,omitempty" mcpgen:"exactly_one=action"`
 }
 
 // LogStep is a log message sent to the client.
@@ -60,6 +63,22 @@ type SampleStep struct {
 	// As names the result for later steps, the content and the handler:
 	// `.steps.AS.text`.
 	As string `yaml:"as,omitempty"`
+	// IfSupported skips the step, leaving its result absent, when the
+	// client does not support sampling, instead of refusing the call.
+	IfSupported bool `yaml:"if_supported,omitempty"`
+	// Tools names tools of this config that the client's model may call
+	// while it answers (sampling with tools). mcpgen runs each call the
+	// model asks for, with the same argument validation, rate limits and
+	// scopes as a call from the client, and returns the results to the
+	// model. Needs a client that declared sampling with tools; others get
+	// an error result. A tool whose steps offer tools cannot be offered.
+	Tools []string `yaml:"tools,omitempty"`
+	// ToolChoice says whether the model must call a tool: auto (it
+	// decides, the default), required or none.
+	ToolChoice string `yaml:"tool_choice,omitempty" jsonschema:"enum=auto,enum=required,enum=none"`
+	// MaxTurns bounds the rounds of tool calls; after the last one the model
+	// must answer without tools. Defaults to 5.
+	MaxTurns int `yaml:"max_turns,omitempty"`
 }
 
 // ElicitStep asks the user for values through the client.
@@ -70,7 +89,26 @@ type ElicitStep struct {
 	// properties are flat (string, number, integer, boolean, or an enum in
 	// any of its forms), with optional defaults. Omit it to ask for a plain
 	// confirmation.
-	Schema *Value `yaml:"schema,omitempty"`
+	Schema *Value `yaml:"schema,omitempty" mcpgen:"at_most_one=mode"`
+	// URL sends the user to a web page instead of asking for values
+	// (URL-mode elicitation, for what must not pass through the client:
+	// sign-ins, payments, secrets), a template. `.elicitation.id` is the
+	// elicitation's id, unguessable, for the page to tie its outcome to.
+	// Clients that did not declare URL elicitation get an error result.
+	// The step's result is `.steps.AS.action` and `.steps.AS.id`.
+	URL string `yaml:"url,omitempty" mcpgen:"at_most_one=mode"`
+	// Until makes a URL step wait for the user to finish on the page: this
+	// handler (e.g. an HTTP request to the page's status endpoint, which
+	// sees `steps.AS.id`) is called every `poll_every` until it succeeds;
+	// then the client is told the elicitation completed and its result is
+	// `.steps.AS.result`. Without it the step waits only for the user to
+	// accept going to the page.
+	Until *Handler `yaml:"until,omitempty"`
+	// PollEvery is how often `until` is called. Defaults to 2s.
+	PollEvery Duration `yaml:"poll_every,omitempty"`
+	// Timeout is how long the user has to finish on the page before the
+	// tool fails. Defaults to 10m.
+	Timeout Duration `yaml:"timeout,omitempty"`
 	// As names the result: `.steps.AS.action` and `.steps.AS.content`.
 	As string `yaml:"as,omitempty"`
 	// Optional lets the tool go on when the user declines or cancels, so
@@ -78,6 +116,9 @@ type ElicitStep struct {
 	// or canceled elicitation stops the tool: nothing more runs and the
 	// result is an error saying so.
 	Optional bool `yaml:"optional,omitempty"`
+	// IfSupported skips the step, leaving its result absent, when the
+	// client does not support elicitation, instead of refusing the call.
+	IfSupported bool `yaml:"if_supported,omitempty"`
 }
 
 // CloseStreamStep closes the call's response stream.

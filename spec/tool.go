@@ -9,6 +9,8 @@ type Tool struct {
 	Title string `yaml:"title,omitempty"`
 	// Description tells the model what the tool does and when to use it.
 	Description string `yaml:"description" jsonschema:"required"`
+	// Icons a client may show for it.
+	Icons []*Icon `yaml:"icons,omitempty"`
 	// Args declares the tool's arguments in the concise form. mcpgen compiles
 	// them to a JSON Schema, so types, bounds and enums are visible to the
 	// model. Use `input_schema` instead for anything this form cannot say.
@@ -19,6 +21,9 @@ type Tool struct {
 	// OutputSchema is a JSON Schema for the tool's structured result. When set,
 	// every result's structuredContent is validated against it.
 	OutputSchema *Value `yaml:"output_schema,omitempty"`
+	// App names the interactive page (MCP Apps) that clients supporting the
+	// extension show with the tool's results.
+	App *ToolApp `yaml:"app,omitempty"`
 	// Annotations are hints about the tool's behaviour shown to clients.
 	Annotations *Annotations `yaml:"annotations,omitempty"`
 	// Confirm asks the user to confirm the call before anything runs (an
@@ -31,8 +36,8 @@ type Tool struct {
 	// to the user (elicit). Their results are `.steps.NAME` in templates and
 	// `steps.NAME` in the handler's expressions.
 	Steps []*Step `yaml:"steps,omitempty"`
-	// Handler runs the tool on a backend (shell, http, sql). A tool without a
-	// handler returns its `content`.
+	// Handler runs the tool on a backend (shell, http, sql, graphql). A
+	// tool without a handler returns its `content`.
 	Handler *Handler `yaml:"handler,omitempty"`
 	// Content is the result of a tool without a handler, or, with a handler,
 	// replaces the default rendering of its result. Templates see `.args` and,
@@ -44,10 +49,29 @@ type Tool struct {
 	// RateLimit caps how often each caller may call this tool; it replaces
 	// the server's `rate_limit`.
 	RateLimit *RateLimit `yaml:"rate_limit,omitempty"`
+	// Concurrency caps how many calls of this tool run at once.
+	Concurrency *Concurrency `yaml:"concurrency,omitempty"`
+	// Cache keeps this tool's results for a while; the tool must be
+	// read-only (`annotations.read_only`, or a handler that only reads).
+	Cache *Cache `yaml:"cache,omitempty"`
 	// Scopes a caller must have been granted to see and call the tool over
 	// authenticated HTTP (`server.http.auth`). A caller without them does not
 	// find the tool in tools/list, and calling it anyway is refused.
 	Scopes []string `yaml:"scopes,omitempty"`
+	// Requires lists the client capabilities a call needs: sampling,
+	// elicitation or roots. Those its steps need are added by themselves
+	// (sample, elicit and confirm, roots), except for steps marked
+	// `if_supported`. A 2026-07-28 client that did not declare one gets the
+	// error -32021; an older client gets an error result.
+	Requires []string `yaml:"requires,omitempty" jsonschema:"enum=sampling,enum=elicitation,enum=roots"`
+	// CacheHint is this tool's caching hint: tools/list carries the shortest
+	// TTL of all tools, and is private if any tool is.
+	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
+	// Task lets the tool run as a task, which clients poll, fetch the
+	// result of later, and may cancel (stopping the process, query or
+	// request): `optional` lets the client choose, `required` refuses a
+	// plain call. Settings are in `server.tasks`.
+	Task string `yaml:"task,omitempty" jsonschema:"enum=optional,enum=required"`
 }
 
 // Arg is one tool argument in the concise form.
@@ -86,6 +110,14 @@ type Arg struct {
 	// Items is the type of an array's elements (string, integer, number,
 	// boolean, object). Defaults to string.
 	Items string `yaml:"items,omitempty" jsonschema:"enum=string,enum=integer,enum=number,enum=boolean,enum=object"`
+	// Header mirrors the argument in an HTTP header, Mcp-Param-HEADER, that
+	// 2026-07-28 clients send with each call (`x-mcp-header`), so proxies
+	// can route on it without reading the body; mcpgen checks the header
+	// against the argument and refuses a mismatch with HTTP 400. A name of
+	// letters, digits and !#$%&'*+-.^_`|~, unique among the tool's
+	// headers regardless of case; only for string, integer and boolean
+	// arguments. Never for secrets.
+	Header string `yaml:"header,omitempty"`
 }
 
 // Annotations are hints about a tool's behaviour. Clients treat them as

@@ -37,6 +37,8 @@ func commands() []command {
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
 		{"schema", "print the JSON Schema of the config file", runSchema},
+		{"import", "write a config from an API description (openapi, graphql)", runImport},
+		{"pack", "bundle configs for desktop clients (MCPB) or the MCP registry", runPack},
 		{"version", "print the version, commit and build date", runVersion},
 	}
 }

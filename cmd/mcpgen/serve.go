@@ -11,13 +11,18 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/transport"
+	"golang.org/x/term"
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--log-level LEVEL] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
 	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
+	format := fs.String("log-format", "text", "operator log format on stderr: text (key=value) or json (one object a line)")
+	metricsAddr := fs.String("metrics-addr", "", "also serve /metrics, /readyz and /healthz at ADDR (e.g. 127.0.0.1:9090), beside stdio or apart from the MCP port")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
+	onStdio := fs.Bool("stdio", false, "serve on stdio even when the config sets server.http, as a desktop client that launches mcpgen needs")
 	stateless := fs.Bool("stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
 	var tlsFiles transport.HTTPOptions
 	fs.StringVar(&tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
@@ -32,18 +37,38 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	if (tlsFiles.TLSCertFile == "") != (tlsFiles.TLSKeyFile == "") {
 		return usageError(std.err, "serve", "--tls-cert and --tls-key go together")
 	}
+	if *onStdio && (*httpAddr != "" || *stateless || tlsFiles.TLSCertFile != "") {
+		return usageError(std.err, "serve", "--stdio does not go with --http, --stateless or --tls-cert")
+	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log level %q", *level))
 	}
 	// stdout carries the protocol: operator logs go to stderr only.
-	logger := slog.New(slog.NewTextHandler(std.err, &slog.HandlerOptions{Level: lv}))
-	srv := compileOrReport(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger}, std.err)
+	logger, ok := newLogger(std.err, *format, lv)
+	if !ok {
+		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
+	}
+	obs := &observe.Observer{Metrics: observe.NewMetrics()}
+	srv := compileOrReport(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs}, std.err)
 	if srv == nil {
 		return exitError
 	}
 	defer srv.Close()
-	if *httpAddr != "" || *stateless || tlsFiles.TLSCertFile != "" || srv.ServesHTTP() {
+	stopTracing, err := startTracing(ctx, srv, std.err)
+	if err != nil {
+		logger.Error("tracing", "err", err)
+		return exitError
+	}
+	defer stopTracing()
+	if *metricsAddr != "" {
+		go serveOps(ctx, srv, *metricsAddr, logger)
+	}
+	if !*onStdio && (*httpAddr != "" || *stateless || tlsFiles.TLSCertFile != "" || srv.ServesHTTP()) {
+		if *httpAddr == "" && srv.ServesHTTP() {
+			// a client that launched mcpgen waits on stdio: tell it why nothing comes
+			logger.Info("serving HTTP because the config sets server.http.addr; pass --stdio to serve on stdio")
+		}
 		return serveHTTP(ctx, srv, *httpAddr, *stateless, tlsFiles, logger)
 	}
 	if isTerminal(std.in) {
@@ -93,9 +118,5 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 // isTerminal reports whether r is a terminal: a person ran serve by hand.
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd())) // not /dev/null, a character device too
 }

@@ -19,11 +19,6 @@ func TestStdioClientDiesLeavesNoQuery(t *testing.T) {
 	if dsn == "" {
 		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
 	}
-	db, err := sql.Open("pgx", dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	marker := fmt.Sprintf("mcpgen-dies-%d", time.Now().UnixNano())
 	path := filepath.Join(t.TempDir(), "pg.yaml")
 	cfg := fmt.Sprintf(`version: 1
@@ -42,14 +37,7 @@ tools:
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	running := func() bool {
-		var n int
-		err := db.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()`, marker).Scan(&n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n > 0
-	}
+	running := queryRunning(t, dsn, marker)
 	c := startRaw(t, path)
 	c.initialize()
 	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sleepy","arguments":{}}}`)
@@ -60,5 +48,24 @@ tools:
 	eventually(t, "the query after the client died", func() bool { return !running() })
 	if err := c.wait(); err != nil {
 		t.Errorf("mcpgen exited with %v", err)
+	}
+}
+
+// queryRunning returns a function reporting whether a statement holding
+// marker is running on the PostgreSQL server at dsn.
+func queryRunning(t *testing.T, dsn, marker string) func() bool {
+	t.Helper()
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return func() bool {
+		var n int
+		err := db.QueryRow(`SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%' || $1 || '%' AND pid <> pg_backend_pid()`, marker).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n > 0
 	}
 }

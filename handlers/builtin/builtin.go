@@ -3,6 +3,7 @@ package builtin
 
 import (
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/graphqlkind"
 	"github.com/mcpgen/mcpgen/handlers/httpkind"
 	"github.com/mcpgen/mcpgen/handlers/shellkind"
 	"github.com/mcpgen/mcpgen/handlers/sqlkind"
@@ -15,5 +16,5 @@ func Registry() *handlers.Registry {
 
 // Kinds lists the built-in backend kinds.
 func Kinds() []handlers.Kind {
-	return []handlers.Kind{shellkind.Kind(), httpkind.Kind(), sqlkind.Kind()}
+	return []handlers.Kind{shellkind.Kind(), httpkind.Kind(), sqlkind.Kind(), graphqlkind.Kind()}
 }

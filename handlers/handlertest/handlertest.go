@@ -58,6 +58,17 @@ func Diagnose(t testing.TB, reg *handlers.Registry, config string) load.Diagnost
 	return ds
 }
 
+// DiagnoseFile builds the config file at path, beside the files it refers
+// to, and returns its diagnostics.
+func DiagnoseFile(t testing.TB, reg *handlers.Registry, path string) load.Diagnostics {
+	t.Helper()
+	srv, ds := runtime.Compile([]string{path}, load.Options{}, runtime.BuildOptions{Registry: reg})
+	if srv != nil {
+		srv.Close()
+	}
+	return ds
+}
+
 // Call calls tool with JSON arguments and returns the result.
 func Call(t testing.TB, ctx context.Context, srv *runtime.Server, tool, args string) *mcp.CallToolResult {
 	t.Helper()
@@ -66,6 +77,25 @@ func Call(t testing.TB, ctx context.Context, srv *runtime.Server, tool, args str
 		t.Fatalf("calling %s: %v", tool, err)
 	}
 	return res
+}
+
+// Client connects an MCP client to srv in memory; both ends are closed
+// when the test ends.
+func Client(t testing.TB, srv *runtime.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // Text joins the text blocks of a result.

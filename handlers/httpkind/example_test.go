@@ -69,6 +69,8 @@ func TestExample(t *testing.T) {
 		{"preview markdown", "preview_markdown", `{"text": "**bold"}`, false, "<p><b>bold</p>\n<!-- text/markdown; charset=utf-8 -->"},
 		{"team stats over OAuth with indexed labels", "team_stats", `{"team": "it", "labels": ["urgent", "network"]}`, false,
 			"2 open, 40 closed; median cycle time 3.5 days"},
+		{"a report job polled after 202", "yearly_report", `{"team": "it", "year": 2025}`, false,
+			"Report for it 2025: https://reports.test/it-1.pdf"},
 		{"log time with basic auth and a form", "log_time", `{"id": "T-1", "hours": 1.5, "tags": ["onsite", "urgent"]}`, false, "OK"},
 		{"a legacy error inside a 200", "log_time", `{"id": "T-91", "hours": 2}`, true,
 			"The timesheet system refused the entry: ERROR: unknown ticket"},

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,6 +73,7 @@ type handler struct {
 	result      *eval.Value // nil: the body
 	text        *templates.Template
 	page        *pager
+	poll        *poller  // nil: a 202 is the answer
 	forward     []string // the backend's forward_headers and the tool's
 	redact      func(string) string
 	// readsResponse is set when an expression or template may read
@@ -176,7 +178,13 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 		h.text = env.Template("text", c.Text, "response", "result")
 	}
 	if c.Pagination != nil {
-		h.page = compilePager(env, c.Pagination)
+		h.page = compilePager(env, c.Pagination, c.Body)
+	}
+	if c.Poll != nil {
+		h.poll = compilePoller(env, c.Poll)
+		if h.page != nil {
+			env.Diag("poll", "poll and pagination do not go together")
+		}
 	}
 	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
 }
@@ -193,7 +201,11 @@ func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value)
 
 // Call sends the tool's request and turns the response into a result.
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
-	ctx, cancel := context.WithTimeoutCause(ctx, h.lim.timeout, errTimeout)
+	timeout := h.lim.timeout
+	if h.poll != nil {
+		timeout = h.poll.timeout
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 	vars := c.Vars()
 	out, err := h.build(vars)
@@ -209,7 +221,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	}
 	if err != nil {
 		if context.Cause(ctx) == errTimeout { // the call failed because time ran out
-			return nil, fmt.Errorf("the request timed out after %v", h.lim.timeout)
+			return nil, fmt.Errorf("the request timed out after %v", timeout)
 		}
 		return nil, h.fail(err)
 	}
@@ -222,6 +234,9 @@ var errTimeout = errors.New("timeout")
 // once sends one request and renders its response.
 func (h *handler) once(ctx context.Context, n handlers.Notifier, vars map[string]any, out *outgoing) (*handlers.Result, error) {
 	resp, err := h.do(ctx, n, out)
+	if err == nil && h.poll != nil && resp.status == http.StatusAccepted {
+		resp, err = h.await(ctx, n, vars, out, resp)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -36,7 +36,7 @@ func (e testEnv) Compile(field string, v *spec.Value, vars types.Map) *eval.Valu
 	for k, t := range vars {
 		env[k] = t
 	}
-	val, errs := eval.Compile(v.Node, env)
+	val, errs := eval.Compile(v.Node, env, eval.Options{})
 	if len(errs) > 0 {
 		e.t.Fatalf("%s: %v", field, errs[0])
 	}

@@ -1,14 +1,19 @@
 package httpkind
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/spec"
+	"gopkg.in/yaml.v3"
 )
 
 // DefaultMaxPages bounds the pages one call follows.
@@ -19,19 +24,26 @@ type pager struct {
 	follow   bool
 	next     *eval.Value
 	items    *eval.Value
-	param    string
+	param    string   // the query parameter of the cursor
+	field    []string // the path of the cursor in the JSON body
+	header   string   // the header of the cursor
 	maxPages int
 }
 
-func compilePager(env handlers.BuildEnv, p *Pagination) *pager {
-	pg := &pager{follow: p.Mode == "follow", param: p.CursorParam, maxPages: p.MaxPages}
+func compilePager(env handlers.BuildEnv, p *Pagination, body *Body) *pager {
+	pg := &pager{follow: p.Mode == "follow", param: p.CursorParam, header: p.CursorHeader, maxPages: p.MaxPages}
+	if p.CursorField != "" {
+		pg.field = strings.Split(p.CursorField, ".")
+	}
 	switch p.Mode {
 	case "follow":
 		if p.Items.IsZero() {
 			env.Diag("pagination.items", "follow mode needs items, e.g. ${{ response.body.data }}")
 		}
+		checkCursor(env, p, body)
 	case "cursor":
-		for field, set := range map[string]bool{"items": !p.Items.IsZero(), "cursor_param": p.CursorParam != "", "max_pages": p.MaxPages != 0} {
+		for field, set := range map[string]bool{"items": !p.Items.IsZero(), "cursor_param": p.CursorParam != "",
+			"cursor_field": p.CursorField != "", "cursor_header": p.CursorHeader != "", "max_pages": p.MaxPages != 0} {
 			if set {
 				env.Diag("pagination."+field, field+" is for follow mode; in cursor mode the tool maps its cursor argument itself")
 			}
@@ -41,37 +53,76 @@ func compilePager(env handlers.BuildEnv, p *Pagination) *pager {
 		pg.maxPages = DefaultMaxPages
 	}
 	pg.next = env.Compile("pagination.next", &p.Next, responseVars)
+	if pg.follow && pg.next != nil && pg.next.IsConst() && !p.Next.IsZero() {
+		env.Diag("pagination.next", "next is the same for every page, so pagination cannot advance; "+
+			"read it from the response, e.g. ${{ response.body.next_cursor }}")
+	}
 	if !p.Items.IsZero() {
 		pg.items = env.Compile("pagination.items", &p.Items, responseVars)
 	}
 	return pg
 }
 
-// nextOf evaluates the next cursor or link; "" means there is none.
-func (pg *pager) nextOf(vars map[string]any) (string, error) {
+// checkCursor refuses, in follow mode, a cursor placed where the request
+// cannot carry it to the API: a body field without a JSON body, or a query
+// parameter that the JSON body also sets (the body's value would be sent
+// unchanged with every page).
+func checkCursor(env handlers.BuildEnv, p *Pagination, body *Body) {
+	var obj *yaml.Node
+	if body != nil && !body.JSON.IsZero() {
+		obj = body.JSON.Node
+	}
+	switch {
+	case p.CursorField != "" && (obj == nil || obj.Kind == yaml.SequenceNode):
+		env.Diag("pagination.cursor_field", "cursor_field puts the cursor in the JSON body, but the request sends no JSON object; "+
+			"add body.json or use cursor_param")
+	case p.CursorField != "" && slices.Contains(strings.Split(p.CursorField, "."), ""):
+		env.Diag("pagination.cursor_field", fmt.Sprintf("invalid field path %q: names joined by dots, e.g. page.after", p.CursorField))
+	case p.CursorParam != "" && obj != nil && obj.Kind == yaml.MappingNode && hasKey(obj, p.CursorParam):
+		env.Diag("pagination.cursor_param", fmt.Sprintf("the cursor would go in the query as ?%s=, but the JSON body sets %q itself "+
+			"and would send the same value with every page; use cursor_field: %s", p.CursorParam, p.CursorParam, p.CursorParam))
+	}
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+// nextOf evaluates the next cursor or link: its value, and its text (""
+// when there is none).
+func (pg *pager) nextOf(vars map[string]any) (any, string, error) {
 	x, err := pg.next.Eval(vars)
 	if err != nil {
-		return "", fmt.Errorf("pagination.next: %w", err)
+		return nil, "", fmt.Errorf("pagination.next: %w", err)
 	}
-	return eval.Format(x), nil
+	return x, eval.Format(x), nil
 }
 
 // cursor adds nextCursor to a result, in cursor mode.
 func (pg *pager) cursor(result any, vars map[string]any) (any, error) {
-	next, err := pg.nextOf(vars)
+	_, next, err := pg.nextOf(vars)
 	if err != nil || next == "" {
 		return result, err
 	}
-	m := maps.Clone(wrap(result).(map[string]any))
+	m := maps.Clone(handlers.Object(result))
 	m["nextCursor"] = next
 	return m, nil
 }
 
 // follow fetches pages until there is no next one or max_pages is
-// reached, and returns their items together.
+// reached, and returns their items together. A page equal to the previous
+// one, or a next cursor equal to the one just sent, ends the list with a
+// note: the API did not advance, and its pages would repeat.
 func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]any, out *outgoing) (*handlers.Result, error) {
 	pg := h.page
 	items := []any{}
+	var prevBody []byte
+	prevNext := ""
 	for page := 1; ; page++ {
 		resp, err := h.do(ctx, c.Notify, out)
 		if err != nil {
@@ -85,6 +136,11 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 		if resp.truncated {
 			return nil, fmt.Errorf("page %d is larger than %s and was truncated; raise max_response", page, spec.Size(h.lim.maxResponse))
 		}
+		if page > 1 && bytes.Equal(resp.body, prevBody) {
+			return h.stopped(vars, items, page-1, fmt.Sprintf("page %d was the same as page %d, so it was not added: "+
+				"the API does not read the cursor where it is sent", page, page-1))
+		}
+		prevBody = resp.body
 		got, err := pg.items.Eval(vars)
 		if err != nil {
 			return nil, fmt.Errorf("pagination.items: %w", err)
@@ -96,36 +152,53 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 		items = append(items, list...)
 		h.logPage(ctx, c.Notify, out, page, len(list), len(items))
 		c.Notify.Progress(ctx, float64(page), float64(pg.maxPages), fmt.Sprintf("fetched page %d", page))
-		next, err := pg.nextOf(vars)
-		if err != nil {
+		x, next, err := pg.nextOf(vars)
+		switch {
+		case err != nil:
 			return nil, err
-		}
-		if next == "" {
+		case next == "":
 			return h.render(vars, map[string]any{"items": items, "pages": int64(page)}, nil)
-		}
-		if page == pg.maxPages {
+		case next == prevNext:
+			return h.stopped(vars, items, page, fmt.Sprintf("page %d gave the same next cursor as page %d, so there is no new page to fetch", page, page-1))
+		case page == pg.maxPages:
 			return h.render(vars, map[string]any{"items": items, "pages": int64(page), "more": true}, nil)
 		}
-		if out, err = h.nextRequest(out, next); err != nil {
+		prevNext = next
+		if out, err = h.nextRequest(out, x, next); err != nil {
 			return nil, err
 		}
 	}
 }
 
+// stopped is the result of a follow that ended because the API did not
+// advance, with a note saying so.
+func (h *handler) stopped(vars map[string]any, items []any, pages int, note string) (*handlers.Result, error) {
+	return h.render(vars, map[string]any{"items": items, "pages": int64(pages), "note": "pagination stopped: " + note}, nil)
+}
+
 // errForeignLink refuses a next link to another host.
 var errForeignLink = errors.New("pagination.next: the next page is on another host; not followed")
 
-// nextRequest is out for the next page: the cursor in its query
-// parameter, or the link as the URL.
-func (h *handler) nextRequest(out *outgoing, next string) (*outgoing, error) {
+// nextRequest is out for the next page: the cursor (x, as text next) in
+// its query parameter, body field or header, or the link as the URL.
+func (h *handler) nextRequest(out *outgoing, x any, next string) (*outgoing, error) {
 	n := *out
-	u := *out.url
-	if h.page.param != "" {
+	switch pg := h.page; {
+	case pg.param != "":
+		u := *out.url
 		q := u.Query()
-		q.Set(h.page.param, next)
+		q.Set(pg.param, next)
 		u.RawQuery = q.Encode()
 		n.url = &u
 		return &n, nil
+	case pg.header != "":
+		n.header = out.header.Clone()
+		n.header.Set(pg.header, next)
+		return &n, nil
+	case pg.field != nil:
+		body, err := setField(out.body, pg.field, x)
+		n.body = body
+		return &n, err
 	}
 	link, err := h.be.base.Parse(next)
 	if err != nil {
@@ -136,6 +209,38 @@ func (h *handler) nextRequest(out *outgoing, next string) (*outgoing, error) {
 	}
 	n.url = link
 	return &n, nil
+}
+
+// setField returns the JSON object body with the field at path set to x,
+// creating the objects on the way.
+func setField(body []byte, path []string, x any) ([]byte, error) {
+	var root any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber() // the other fields are sent as they were
+	if err := d.Decode(&root); err != nil {
+		return nil, fmt.Errorf("pagination.cursor_field: the request body is not JSON: %w", err)
+	}
+	m, ok := root.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("pagination.cursor_field: the request body is %s, not an object", describe(root))
+	}
+	for _, name := range path[:len(path)-1] {
+		inner, ok := m[name].(map[string]any)
+		if !ok {
+			if m[name] != nil {
+				return nil, fmt.Errorf("pagination.cursor_field: %s in the request body is %s, not an object", name, describe(m[name]))
+			}
+			inner = map[string]any{}
+			m[name] = inner
+		}
+		m = inner
+	}
+	m[path[len(path)-1]] = x
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(root)
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
 }
 
 // describe names the JSON type of x, for messages.

@@ -189,7 +189,7 @@ func (h *handler) extract(p *parsed, vars map[string]any) (any, error) {
 func (h *handler) render(vars map[string]any, result any, raw []byte) (*handlers.Result, error) {
 	res := &handlers.Result{}
 	if result != nil {
-		res.Structured = wrap(result)
+		res.Structured = handlers.Object(result)
 	}
 	vars["result"] = res.Structured
 	var text string
@@ -218,17 +218,6 @@ func (h *handler) render(vars map[string]any, result any, raw []byte) (*handlers
 	}
 	res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
 	return res, nil
-}
-
-// wrap makes a result an object, as structuredContent must be.
-func wrap(x any) any {
-	switch x := x.(type) {
-	case map[string]any:
-		return x
-	case []any:
-		return map[string]any{"items": x}
-	}
-	return map[string]any{"value": x}
 }
 
 // truncated renders the first max_response bytes of a text or JSON body

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 )
 
 // response is what came back from one request.
@@ -64,7 +65,14 @@ func (h *handler) attempt(ctx context.Context, n handlers.Notifier, out *outgoin
 		}
 	}
 	start := time.Now()
+	_, op := observe.Backend(ctx, observe.KindHTTP)
+	op.HTTPRequest(req)
 	r, err := h.receive(req)
+	if r != nil {
+		op.EndHTTP(r.status, err)
+	} else {
+		op.EndHTTP(0, err)
+	}
 	h.logSent(ctx, n, out, r, err, time.Since(start))
 	return r, err
 }

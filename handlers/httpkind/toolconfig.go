@@ -55,6 +55,9 @@ type Config struct {
 	Text string `yaml:"text,omitempty"`
 	// Pagination follows or exposes a paginated API.
 	Pagination *Pagination `yaml:"pagination,omitempty"`
+	// Poll follows an API that answers 202 Accepted and a Location to poll
+	// until its job is done; run such a tool as a task (`task: optional`).
+	Poll *Poll `yaml:"poll,omitempty"`
 }
 
 // Body is the request body: JSON, a form, multipart or raw bytes.
@@ -113,12 +116,21 @@ type Pagination struct {
 	// into the request itself).
 	Mode string `yaml:"mode" jsonschema:"required,enum=follow,enum=cursor"`
 	// Next is an expression over `response` giving the next page's cursor,
-	// or its URL when cursor_param is not set. Null or empty ends the list.
+	// or its URL when no cursor_param, cursor_field or cursor_header is set.
+	// Null or empty ends the list; so does a cursor equal to the last one
+	// or a page equal to the previous one, with a note in the result.
 	Next spec.Value `yaml:"next" jsonschema:"required"`
 	// CursorParam is the query parameter that carries the cursor to the next
 	// page (follow mode). Without it, `next` is a URL (absolute on the same
 	// host, or relative to the base URL).
-	CursorParam string `yaml:"cursor_param,omitempty"`
+	CursorParam string `yaml:"cursor_param,omitempty" mcpgen:"at_most_one=cursor"`
+	// CursorField is the field of the JSON body that carries the cursor to
+	// the next page (follow mode), for APIs that read it from the body of a
+	// POST: `offset`, or a dotted path such as `page.after`.
+	CursorField string `yaml:"cursor_field,omitempty" mcpgen:"at_most_one=cursor"`
+	// CursorHeader is the request header that carries the cursor to the
+	// next page (follow mode).
+	CursorHeader string `yaml:"cursor_header,omitempty" mcpgen:"at_most_one=cursor"`
 	// Items is an expression giving one page's list of items (follow mode),
 	// e.g. ${{ response.body.data }}.
 	Items spec.Value `yaml:"items,omitempty"`

@@ -22,6 +22,7 @@ type tracker struct {
 	uploads  []map[string]string
 	hours    []string
 	lastHdrs http.Header
+	polls    int // of report jobs
 }
 
 const (
@@ -55,6 +56,8 @@ func newTracker(t *testing.T) *tracker {
 	mux.HandleFunc("GET /files/{id}", tr.attachment)
 	mux.HandleFunc("POST /oauth/token", tr.token)
 	mux.HandleFunc("GET /reports/teams/{team}/stats", tr.stats)
+	mux.HandleFunc("POST /reports/teams/{team}/yearly", tr.startReport)
+	mux.HandleFunc("GET /reports/jobs/{id}", tr.reportJob)
 	mux.HandleFunc("POST /legacy/timesheet.cgi", tr.timesheet)
 	tr.Server = httptest.NewServer(mux)
 	t.Cleanup(tr.Close)
@@ -262,6 +265,31 @@ func (tr *tracker) stats(w http.ResponseWriter, r *http.Request) {
 		open = 2
 	}
 	jsonReply(200, map[string]any{"team": r.PathValue("team"), "stats": map[string]any{"open": open, "closed": 40, "cycle_days": 3.5}})(w, r)
+}
+
+// startReport starts a report job: 202 and where to poll it.
+func (tr *tracker) startReport(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "Bearer "+oauthToken {
+		jsonReply(401, map[string]any{"error": "invalid_token"})(w, r)
+		return
+	}
+	w.Header().Set("Location", "../../jobs/"+r.PathValue("team")+"-1")
+	w.Header().Set("Retry-After", "0")
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// reportJob is running for the first poll, then done.
+func (tr *tracker) reportJob(w http.ResponseWriter, r *http.Request) {
+	tr.mu.Lock()
+	tr.polls++
+	polls := tr.polls
+	tr.mu.Unlock()
+	if polls < 2 {
+		w.Header().Set("Retry-After", "0")
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	jsonReply(200, map[string]any{"url": "https://reports.test/" + r.PathValue("id") + ".pdf"})(w, r)
 }
 
 func (tr *tracker) timesheet(w http.ResponseWriter, r *http.Request) {

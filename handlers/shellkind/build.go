@@ -96,7 +96,7 @@ func (c *Config) program(env handlers.BuildEnv, h *handler) {
 	h.program = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
 	if !env.Failed() && h.args != nil {
-		checkPlacement(env, c.Command, h.args)
+		checkPlacement(env, c.Command, h.args, h.program)
 	}
 }
 

@@ -4,18 +4,33 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
-// checkPathArgs checks the names in path_args.
+// checkPathArgs checks the names in path_args: each must be an argument of
+// the tool, or it would confine nothing.
 func (c *Config) checkPathArgs(env handlers.BuildEnv, h *handler) {
+	var props map[string]any
+	if ti, ok := env.(handlers.ToolInput); ok && ti.ToolInputSchema() != nil {
+		props, _ = ti.ToolInputSchema()["properties"].(map[string]any)
+	}
 	for i, name := range c.PathArgs {
-		if !envName.MatchString(name) {
+		switch _, known := props[name]; {
+		case !envName.MatchString(name):
 			env.Diag(fmt.Sprintf("path_args[%d]", i), fmt.Sprintf("%q is not an argument name", name))
+		case props != nil && !known:
+			msg := fmt.Sprintf("the tool has no argument %q: it would confine nothing", name)
+			if h := suggest.DidYouMean(name, slices.Sorted(maps.Keys(props))); h != "" {
+				msg += "; " + h
+			}
+			env.Diag(fmt.Sprintf("path_args[%d]", i), msg)
 		}
 	}
 	h.pathArgs = c.PathArgs

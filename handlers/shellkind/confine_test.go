@@ -76,4 +76,9 @@ func TestPathArgsDiagnostics(t *testing.T) {
 	if !strings.Contains(ds.Error(), `tools[0].handler.path_args[0]: "a b" is not an argument name`) {
 		t.Errorf("got %v", ds)
 	}
+	// A misspelt name would confine nothing: it must name an argument.
+	ds = handlertest.Diagnose(t, registry(), tool([]string{"path"}, "command: [ls]\npath_args: [paht]"))
+	if !strings.Contains(ds.Error(), `tools[0].handler.path_args[0]: the tool has no argument "paht": it would confine nothing; did you mean "path"?`) {
+		t.Errorf("got %v", ds)
+	}
 }

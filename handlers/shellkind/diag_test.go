@@ -1,25 +1,41 @@
 package shellkind_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // The refusals of arguments placed where a program could read them as
 // code or as an option.
 const (
-	hint = "give it an element of its own after a literal `--`: " +
-		"[grep, -n, --, \"${{ args.pattern }}\", \"${{ args.path }}\"]; or use `script` and read it from " +
+	hint = "give it an element of its own after a literal `--`, for a program that reads its " +
+		"operands as data (grep, ls, cat, wc, sort..., a shell after its script, a script of yours given by its " +
+		"path): [grep, -n, --, \"${{ args.pattern }}\", \"${{ args.path }}\"]; or use `script` and read it from " +
 		"`params` (\"$1\"), `env` or `stdin`"
 	spliced = "an argument spliced into text could become program text or an option " +
 		"(as in `python3 -c \"print('${{ args.x }}')\"`); " + hint
 	beforeDashes = "an argument before `--` could be read as an option's value or as program " +
 		"text (`-c CODE`, `-e CODE`, an awk, sed or jq program); " + hint
 )
+
+// notData is the refusal of an operand after `--` of a program not known
+// to read its operands as data.
+func notData(program string) string {
+	return program + " is not known to read its operands as data: it could run them as code or as a command " +
+		"(as awk, sed, jq, python3, xargs, env, timeout or find -exec do); " + hint
+}
+
+// shellText is the refusal of an argument as a shell's program text.
+func shellText(shell string) string {
+	return shell + " reads this operand as its program (the -c string or the script file); an argument goes " +
+		"after it: [" + shell + ", -c, 'grep -- \"$1\" notes', --, \"${{ args.pattern }}\"]"
+}
 
 func TestDiagnostics(t *testing.T) {
 	t.Parallel()
@@ -65,6 +81,40 @@ func TestDiagnostics(t *testing.T) {
 			"mcpgen.yaml:10:28: tools[0].handler.command[2]: " + beforeDashes}},
 		{"argument run by find -exec", "command: [find, ., -exec, grep, '${{ args.pattern }}', '{}', ';']", []string{
 			"mcpgen.yaml:10:39: tools[0].handler.command[4]: " + beforeDashes}},
+		{"awk program after --", "command: [awk, --, '${{ args.pattern }}', notes]", []string{
+			"mcpgen.yaml:10:26: tools[0].handler.command[2]: " + notData("awk")}},
+		{"sed script after --", "command: [sed, -n, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:30: tools[0].handler.command[3]: " + notData("sed")}},
+		{"jq filter after --", "command: [jq, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:25: tools[0].handler.command[2]: " + notData("jq")}},
+		{"sh -c code after --", "command: [sh, -c, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:29: tools[0].handler.command[3]: " + shellText("sh")}},
+		{"shell script file after --", "command: [bash, -e, --, '${{ args.pattern }}', x]", []string{
+			"mcpgen.yaml:10:31: tools[0].handler.command[3]: " + shellText("bash")}},
+		{"shell code chosen among options", "command: [sh, \"${{ args.path == 'x' ? '-c' : '-e' }}\", --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:66: tools[0].handler.command[3]: " + shellText("sh")}},
+		{"python3 script after --", "command: [python3, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:30: tools[0].handler.command[2]: " + notData("python3")}},
+		{"perl -e code before --, argument after", "command: [perl, -e, 'print @ARGV', --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:46: tools[0].handler.command[4]: " + notData("perl")}},
+		{"command run by xargs", "command: [xargs, -0, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:32: tools[0].handler.command[3]: " + notData("xargs")}},
+		{"code run by timeout 5 sh -c", "command: [timeout, 5, sh, -c, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:41: tools[0].handler.command[5]: " + notData("timeout")}},
+		{"code run by env python3 -c", "command: [env, X=1, python3, -c, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:44: tools[0].handler.command[5]: " + notData("env")}},
+		{"command run by nice", "command: [nice, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + notData("nice")}},
+		{"command run by ssh", "command: [ssh, host, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:32: tools[0].handler.command[3]: " + notData("ssh")}},
+		{"command run by kubectl exec", "command: [kubectl, exec, pod, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:41: tools[0].handler.command[4]: " + notData("kubectl")}},
+		{"code run by find -exec after --", "command: [find, ., -exec, sh, -c, --, '${{ args.pattern }}', ';']", []string{
+			"mcpgen.yaml:10:45: tools[0].handler.command[6]: " + notData("find")}},
+		{"a program of the config that is not there", "command: [./nosuch.sh, --, '${{ args.pattern }}']", []string{
+			"mcpgen.yaml:10:34: tools[0].handler.command[2]: " + notData("nosuch.sh")}},
+		{"shell options with values before its script", "command: [sh, -o, errexit, -c, 'grep -- \"$1\" notes', --, '${{ args.pattern }}']", nil},
+		{"arguments after -- of data programs", "command: [ls, -l, --, '${{ args.pattern }}']\ntimeout: 1s\nmax_output: 1KiB", nil},
 		{"argument as an option's value", "command: [grep, -e, '${{ args.pattern }}', --, notes]", []string{
 			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + beforeDashes}},
 		{"arguments after -- are operands", "command: [grep, -rn, --, '${{ args.pattern }}', '${{ args.path }}']", nil},
@@ -131,6 +181,49 @@ func TestDiagnostics(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestProgramsByPath: a program given by its path is judged by what it is,
+// not by its name: a link to a shell is a shell whatever it is called, a
+// script (#!) reads its operands as its own positional parameters, and a
+// program mcpgen does not know gets no argument.
+func TestProgramsByPath(t *testing.T) {
+	t.Parallel()
+	sh, err := filepath.EvalSymlinks("/bin/sh")
+	if err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"grep", "my-shell"} {
+		if err := os.Symlink(sh, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := filepath.Abs("testdata/args.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shellName := filepath.Base(sh)
+	for _, tt := range []struct{ name, program, want string }{
+		{"a shell linked as grep", filepath.Join(dir, "grep"), shellText(shellName)},
+		{"a shell by another name", filepath.Join(dir, "my-shell"), shellText(shellName)},
+		{"a program mcpgen does not know", "/usr/bin/env", notData("env")},
+		{"a script", script, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := handlertest.Diagnose(t, registry(), tool([]string{"pattern"},
+				"command: ["+tt.program+", --, '${{ args.pattern }}']"))
+			var got []string
+			for _, d := range ds {
+				if d.Severity == load.Error {
+					got = append(got, d.Message)
+				}
+			}
+			if tt.want == "" && len(got) > 0 || tt.want != "" && (len(got) != 1 || got[0] != tt.want) {
+				t.Errorf("diagnostics %q, want %q", got, tt.want)
 			}
 		})
 	}

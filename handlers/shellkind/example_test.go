@@ -3,6 +3,7 @@ package shellkind_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,18 @@ func TestExample(t *testing.T) {
 		want := []reported{{1, 2, "1/2 notes.txt"}, {2, 2, "2/2 src/main.go"}}
 		if diff := cmp.Diff(want, r.reports()); diff != "" {
 			t.Errorf("progress (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("archive_workspace", func(t *testing.T) {
+		res := handlertest.Call(t, context.Background(), srv, "archive_workspace", `{"path": "src"}`)
+		out := strings.Fields(handlertest.Text(res))
+		if res.IsError || len(out) != 2 {
+			t.Fatalf("isError=%v, unexpected result: %q", res.IsError, out)
+		}
+		defer os.Remove(out[0])
+		list, err := exec.Command("tar", "-tzf", out[0]).Output()
+		if err != nil || !strings.Contains(string(list), "src/main.go") {
+			t.Errorf("the archive holds %q (%v); want src/main.go", list, err)
 		}
 	})
 	t.Run("file_stats", func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
@@ -73,7 +74,12 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	}
 	runCtx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
+	_, op := observe.Backend(ctx, observe.KindShell)
 	out, err := h.run(runCtx, inv, c.Notify)
+	if op != nil {
+		code, outcome := h.processOutcome(out, err)
+		op.EndProcess(filepath.Base(inv.path), code, outcome)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +92,25 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 		return nil, h.withStderr(fmt.Sprintf("command timed out after %v (timeout); its process group was killed", h.timeout), out)
 	}
 	return h.result(out)
+}
+
+// processOutcome sums up a run for metrics: the exit status (-1 when the
+// command did not exit by itself) and ok, exit, signal, timeout or error.
+func (h *handler) processOutcome(o *outcome, err error) (int, string) {
+	switch {
+	case err != nil:
+		return -1, "error"
+	case o.stopped != notStopped:
+		return -1, "timeout"
+	}
+	code, signal, _ := exitStatus(o.state)
+	switch {
+	case signal != "":
+		return -1, "signal"
+	case !slices.Contains(h.okCodes, code):
+		return code, "exit"
+	}
+	return code, "ok"
 }
 
 // invocation evaluates argv, env and stdin for one call.

@@ -73,9 +73,10 @@ func TestProcessGroupIsKilled(t *testing.T) {
 	t.Parallel()
 	t.Run("on timeout", func(t *testing.T) {
 		t.Parallel()
-		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, --, '${{ args.pidfile }}']\ntimeout: 500ms"))
+		// Long enough for the script to write its pid on a loaded machine.
+		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, --, '${{ args.pidfile }}']\ntimeout: 3s"))
 		pidFile, text, isError := callWithPidFile(t, context.Background(), srv)
-		if !isError || !strings.Contains(text, "timed out after 500ms") {
+		if !isError || !strings.Contains(text, "timed out after 3s") {
 			t.Errorf("want a timeout error, got isError=%v %q", isError, text)
 		}
 		checkGone(t, pidFile)
@@ -83,9 +84,23 @@ func TestProcessGroupIsKilled(t *testing.T) {
 	t.Run("on cancel", func(t *testing.T) {
 		t.Parallel()
 		srv := build(t, tool([]string{"pidfile"}, "command: [./grandchild.sh, --, '${{ args.pidfile }}']"))
-		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		// The call is canceled once the script has written its pid (or
+		// after 30s), so a loaded machine cannot cancel it before.
+		pidFile := filepath.Join(t.TempDir(), "pid")
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		pidFile, text, isError := callWithPidFile(t, ctx, srv)
+		go func() {
+			for ctx.Err() == nil {
+				if b, err := os.ReadFile(pidFile); err == nil && strings.HasSuffix(string(b), "\n") {
+					cancel()
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+		args, _ := json.Marshal(map[string]string{"pidfile": pidFile})
+		res := handlertest.Call(t, ctx, srv, "t", string(args))
+		text, isError := handlertest.Text(res), res.IsError
 		if !isError || !strings.Contains(text, "canceled") {
 			t.Errorf("want a cancellation error, got isError=%v %q", isError, text)
 		}

@@ -62,7 +62,7 @@ func testExample(t *testing.T, srv *runtime.Server) {
 			t.Errorf("%s %s: got isError=%v\n%s\nwant it to contain %q", c.tool, c.args, res.IsError, handlertest.Text(res), c.want)
 		}
 	}
-	cs := client(t, srv)
+	cs := handlertest.Client(t, srv)
 	ctx := context.Background()
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "db://products/DK-100"})
 	if err != nil {
@@ -103,7 +103,7 @@ func TestExampleSQLite(t *testing.T) {
 	t.Parallel()
 	srv := buildExample(t, "sqlite", nil)
 	testExample(t, srv)
-	res, err := client(t, srv).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "db://customers/8"})
+	res, err := handlertest.Client(t, srv).ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "db://customers/8"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,6 +146,11 @@ func TestExamplePostgres(t *testing.T) {
 	u.RawQuery = q.Encode()
 	srv := buildExample(t, "postgres", map[string]string{"SHOP_DSN": u.String()})
 	testExample(t, srv)
+	// monthly_revenue runs as a task over MCP; called directly, its query runs the same
+	report := handlertest.Call(t, context.Background(), srv, "monthly_revenue", `{"since": "2024-01-01"}`)
+	if got := handlertest.Text(report); report.IsError || !strings.Contains(got, "| revenue") {
+		t.Errorf("monthly_revenue: %s", got)
+	}
 	for _, want := range []string{"1 rows affected", "0 rows affected"} {
 		res := handlertest.Call(t, context.Background(), srv, "cancel_order", `{"order_id": 1005}`)
 		if got := handlertest.Text(res); res.IsError || got != want {

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 )
 
 // handler runs one tool's statements.
@@ -89,11 +90,30 @@ func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult,
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
+	ctx, op := observe.Backend(ctx, observe.KindSQL)
 	results, err := h.run(ctx, c.Notify, args)
 	if err != nil {
-		return nil, h.explain(ctx, err)
+		err = h.explain(ctx, err)
 	}
-	return results, nil
+	op.EndSQL(dbSystem[h.dialect.name], sqlOutcome(ctx, err), err)
+	return results, err
+}
+
+// dbSystem names the dialects as OpenTelemetry's db.system.name does.
+var dbSystem = map[string]string{"postgres": "postgresql", "mysql": "mysql", "sqlite": "sqlite"}
+
+// sqlOutcome sums up a database request for metrics: ok, timeout,
+// unavailable or error.
+func sqlOutcome(ctx context.Context, err error) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) || serverTimedOut(err):
+		return "timeout"
+	case unreachable(err):
+		return "unavailable"
+	}
+	return "error"
 }
 
 // explain turns a failure into the message the model reads.

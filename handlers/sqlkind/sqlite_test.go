@@ -142,31 +142,13 @@ func TestBackendDiagnostics(t *testing.T) {
 	}
 }
 
-// client connects an MCP client to srv in memory.
-func client(t *testing.T, srv *runtime.Server) *mcp.ClientSession {
-	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
-
 func TestAnnotations(t *testing.T) {
 	t.Parallel()
 	tools := `tools:
   - {name: read, description: d, handler: {backend: shop, query: SELECT 1}}
   - {name: write, description: d, handler: {backend: shop, exec: "DELETE FROM customers"}}
 `
-	cs := client(t, buildShop(t, tools))
+	cs := handlertest.Client(t, buildShop(t, tools))
 	list, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +189,7 @@ func TestResourceTemplate(t *testing.T) {
       params: {id: "${{ args.id }}"}
       one_row: true
 `)
-	cs := client(t, srv)
+	cs := handlertest.Client(t, srv)
 	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "db://customers/3"})
 	if err != nil {
 		t.Fatal(err)
@@ -330,7 +312,7 @@ prompts:
       - name: name
     messages: [{text: "Visit {{ .args.city }}"}]
 `)
-	cs := client(t, srv)
+	cs := handlertest.Client(t, srv)
 	for _, tt := range []struct {
 		ref   *mcp.CompleteReference
 		arg   string

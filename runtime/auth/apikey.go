@@ -3,13 +3,19 @@ package auth
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"time"
 )
 
-// apiKey is one static key, kept as its SHA-256 only.
+// apiKey is one static key, kept as its SHA-256 only, and the caller it
+// stands for.
 type apiKey struct {
-	name   string
 	hash   [32]byte
-	scopes []string
+	caller *Caller
+}
+
+func newAPIKey(name, key string, scopes []string) apiKey {
+	c := issuedCaller(Caller{Subject: "key:" + name, KeyName: name, Scopes: scopes}, "", "", time.Time{})
+	return apiKey{hash: sha256.Sum256([]byte(key)), caller: c}
 }
 
 // apiKeys matches a credential against the static keys. Every key is
@@ -17,17 +23,13 @@ type apiKey struct {
 // nothing about how close a guess came.
 type apiKeys []apiKey
 
-func (ks apiKeys) match(cred string) *Caller {
-	h := sha256.Sum256([]byte(cred))
-	found := -1
+// match returns the caller of the key whose SHA-256 is h, or nil.
+func (ks apiKeys) match(h [32]byte) *Caller {
+	var found *Caller
 	for i := range ks {
 		if subtle.ConstantTimeCompare(h[:], ks[i].hash[:]) == 1 {
-			found = i
+			found = ks[i].caller
 		}
 	}
-	if found < 0 {
-		return nil
-	}
-	k := ks[found]
-	return NewCaller(Caller{Subject: "key:" + k.name, KeyName: k.name, Scopes: k.scopes}, "")
+	return found
 }

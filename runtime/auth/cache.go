@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // tokenCacheMax bounds the entries of a token cache; when full, expired
@@ -27,7 +28,12 @@ type verdict struct {
 
 func newTokenCache() *tokenCache { return &tokenCache{m: map[[32]byte]verdict{}} }
 
-func cacheKey(cred string) [32]byte { return sha256.Sum256([]byte(cred)) }
+// cacheKey is a credential's SHA-256. It reads the string's bytes in place:
+// []byte(cred) would copy the token (often a kilobyte) on every request,
+// and Sum256 only reads its input.
+func cacheKey(cred string) [32]byte {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(cred), len(cred)))
+}
 
 // get returns the verdict on key, if one is still valid at now.
 func (c *tokenCache) get(key [32]byte, now time.Time) (verdict, bool) {

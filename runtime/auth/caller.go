@@ -6,6 +6,8 @@ package auth
 import (
 	"context"
 	"slices"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // Caller is an authenticated client: the subject of a verified token or the
@@ -27,6 +29,9 @@ type Caller struct {
 	// token is the caller's raw bearer token. It is never passed to a
 	// backend as is; token exchange uses it as the subject token.
 	token string
+	// info is what the go-sdk is handed for this caller (see tokenInfo);
+	// nil for callers the guard did not make.
+	info *sdkauth.TokenInfo
 }
 
 // NewCaller returns a caller holding its raw token (empty for API keys).

@@ -3,7 +3,6 @@ package auth
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -47,6 +46,7 @@ type Guard struct {
 	required []string // scopes every request needs
 	stepUp   bool     // answer a lacking item scope with 403 (else MCP refuses it)
 	keys     apiKeys
+	implies  hierarchy // scopes granted along with others
 	jwt      *jwtVerifier
 	intro    *introspector
 	logger   *slog.Logger
@@ -71,9 +71,9 @@ func New(cfg *spec.Auth, opts Options) (*Guard, error) {
 	}
 	g := &Guard{resource: strings.TrimSuffix(cfg.Resource, "/"), required: cfg.RequiredScopes,
 		logger: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
-		stepUp: cfg.OnInsufficientScope != "tool_error"}
+		stepUp: cfg.OnInsufficientScope != "tool_error", implies: newHierarchy(cfg.Implies)}
 	for _, k := range cfg.APIKeys {
-		g.keys = append(g.keys, apiKey{name: k.Name, hash: sha256.Sum256([]byte(k.Key)), scopes: k.Scopes})
+		g.keys = append(g.keys, newAPIKey(k.Name, k.Key, g.implies.expand(k.Scopes)))
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	g.stop = stop
@@ -104,9 +104,10 @@ func (g *Guard) oauth(ctx context.Context, cfg *spec.Auth, client *http.Client) 
 	keys := &keySource{issuer: o.Issuer, url: o.JWKSURL, client: client, ctx: ctx,
 		refreshLimit: cmp.Or(time.Duration(o.JWKSRefreshLimit), DefaultRefreshLimit)}
 	g.jwt = newJWTVerifier(keys, o.Issuer, audiences, algs, leeway, claim)
+	g.jwt.implies = g.implies
 	if in := o.Introspection; in != nil {
 		g.intro = &introspector{url: in.URL, clientID: in.ClientID, secret: in.ClientSecret, issuer: o.Issuer,
-			audiences: audiences, scopesClaim: claim, client: client, cache: newTokenCache(),
+			audiences: audiences, scopesClaim: claim, implies: g.implies, client: client, cache: newTokenCache(),
 			maxAge: cmp.Or(time.Duration(in.Cache), DefaultIntrospectionAge)}
 	}
 }
@@ -121,17 +122,15 @@ func (g *Guard) Close() error {
 // stops being true (zero for API keys). Errors wrap ErrInvalidToken or
 // ErrUnavailable.
 func (g *Guard) Authenticate(ctx context.Context, cred string) (*Caller, time.Time, error) {
-	if c := g.keys.match(cred); c != nil {
+	key := cacheKey(cred)
+	if c := g.keys.match(key); c != nil {
 		return c, time.Time{}, nil
 	}
 	switch {
 	case g.jwt != nil && looksLikeJWT(cred):
-		return g.jwt.verify(ctx, cred)
+		return g.jwt.verify(ctx, cred, key)
 	case g.intro != nil:
-		return g.intro.verify(ctx, cred)
+		return g.intro.verify(ctx, cred, key)
 	}
 	return nil, time.Time{}, fmt.Errorf("%w: not a known key or token", ErrInvalidToken)
 }
-
-// RequiredScopes are the scopes every request needs.
-func (g *Guard) RequiredScopes() []string { return g.required }

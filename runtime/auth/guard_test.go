@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -293,5 +294,46 @@ func TestGuardKeysUnreachable(t *testing.T) {
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || next.calls != 0 {
 		t.Errorf("status %d, Retry-After %q, handler ran %d times; want 503, a Retry-After, never",
 			w.Code, w.Header().Get("Retry-After"), next.calls)
+	}
+}
+
+// TestGuardScopeHierarchy: a scope implies the scopes `implies` lists for
+// it, transitively, for tokens and API keys alike; nothing implies a
+// broader scope.
+func TestGuardScopeHierarchy(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	g, err := auth.New(&spec.Auth{Resource: resource, RequiredScopes: []string{"tools:read"},
+		Implies: map[string][]string{"admin": {"tools:write"}, "tools:write": {"tools:read"}},
+		OAuth:   &spec.OAuth{Issuer: is.Name, JWKSURL: is.JWKSURL, Algorithms: []string{"ES256"}},
+		APIKeys: []*spec.APIKey{{Name: "ops", Key: apiKey, Scopes: []string{"admin"}}},
+	}, auth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { g.Close() })
+	for _, tt := range []struct {
+		name, cred, tool string
+		want             int
+		scopes           []string // the caller's, when admitted
+	}{
+		{"admin token", is.Sign(t, "k1", is.Claims(resource, "admin")), "admin_tool", 200, []string{"admin", "tools:read", "tools:write"}},
+		{"admin API key", apiKey, "admin_tool", 200, []string{"admin", "tools:read", "tools:write"}},
+		{"tools:write implies the required tools:read", is.Sign(t, "k1", is.Claims(resource, "tools:write")), "read_tool", 200, []string{"tools:write", "tools:read"}},
+		{"nothing implies admin", is.Sign(t, "k1", is.Claims(resource, "tools:write")), "admin_tool", 403, nil},
+		{"nothing implies tools:write", is.Sign(t, "k1", is.Claims(resource, "tools:read")), "read_tool", 200, []string{"tools:read"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			next := &served{}
+			r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(callBody(tt.tool)))
+			r.Header.Set("Authorization", "Bearer "+tt.cred)
+			w := httptest.NewRecorder()
+			g.Middleware(next, need).ServeHTTP(w, r)
+			if w.Code != tt.want {
+				t.Fatalf("status %d, want %d: %s", w.Code, tt.want, w.Body)
+			}
+			if tt.want == 200 && !slices.Equal(next.caller.Scopes, tt.scopes) {
+				t.Errorf("caller's scopes %q, want %q", next.caller.Scopes, tt.scopes)
+			}
+		})
 	}
 }

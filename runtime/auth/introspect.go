@@ -25,14 +25,15 @@ type introspector struct {
 	issuer                string
 	audiences             []string
 	scopesClaim           string
+	implies               hierarchy
 	maxAge                time.Duration
 	client                *http.Client
 
 	cache *tokenCache
 }
 
-func (v *introspector) verify(ctx context.Context, raw string) (*Caller, time.Time, error) {
-	key := cacheKey(raw)
+// verify returns the caller of an opaque token whose SHA-256 is key.
+func (v *introspector) verify(ctx context.Context, raw string, key [32]byte) (*Caller, time.Time, error) {
 	now := time.Now()
 	e, ok := v.cache.get(key, now)
 	if !ok {
@@ -101,7 +102,7 @@ func (v *introspector) judge(claims map[string]any, raw string, now time.Time) v
 	if sub == "" {
 		return inactive
 	}
-	c := NewCaller(Caller{Subject: sub, ClientID: cid, Scopes: scopesOf(claims[v.scopesClaim]), Claims: claims}, raw)
+	c := issuedCaller(Caller{Subject: sub, ClientID: cid, Scopes: v.implies.expand(scopesOf(claims[v.scopesClaim])), Claims: claims}, raw, v.issuer, exp)
 	return verdict{caller: c, exp: exp, until: minTime(exp, now.Add(v.maxAge))}
 }
 

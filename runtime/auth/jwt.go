@@ -19,8 +19,10 @@ var PublicKeyAlgorithms = []string{"RS256", "RS384", "RS512", "PS256", "PS384", 
 // jwtVerifier checks signed JWT access tokens (RFC 9068).
 type jwtVerifier struct {
 	parser      *jwt.Parser
+	issuer      string
 	keys        *keySource
 	scopesClaim string
+	implies     hierarchy
 	leeway      time.Duration
 	cache       *tokenCache // verified tokens
 }
@@ -33,13 +35,14 @@ const jwtCacheFor = 5 * time.Minute
 func newJWTVerifier(keys *keySource, issuer string, audiences, algs []string, leeway time.Duration, scopesClaim string) *jwtVerifier {
 	p := jwt.NewParser(jwt.WithValidMethods(algs), jwt.WithIssuer(issuer), jwt.WithAudience(audiences...),
 		jwt.WithExpirationRequired(), jwt.WithLeeway(leeway))
-	return &jwtVerifier{parser: p, keys: keys, scopesClaim: scopesClaim, leeway: leeway, cache: newTokenCache()}
+	return &jwtVerifier{parser: p, issuer: issuer, keys: keys, scopesClaim: scopesClaim, leeway: leeway, cache: newTokenCache()}
 }
 
 // verify checks a token, or finds it checked already: the same bytes,
 // verified less than jwtCacheFor ago and not expired since.
-func (v *jwtVerifier) verify(ctx context.Context, raw string) (*Caller, time.Time, error) {
-	key, now := cacheKey(raw), time.Now()
+// key is the token's SHA-256.
+func (v *jwtVerifier) verify(ctx context.Context, raw string, key [32]byte) (*Caller, time.Time, error) {
+	now := time.Now()
 	if e, ok := v.cache.get(key, now); ok {
 		return e.caller, e.exp, nil
 	}
@@ -63,8 +66,8 @@ func (v *jwtVerifier) check(ctx context.Context, raw string) (*Caller, time.Time
 		return nil, time.Time{}, fmt.Errorf("%w: no subject", ErrInvalidToken)
 	}
 	exp, _ := claims.GetExpirationTime() // required by the parser
-	c := Caller{Subject: sub, ClientID: clientID(claims), Scopes: scopesOf(claims[v.scopesClaim]), Claims: claims}
-	return NewCaller(c, raw), exp.Time, nil
+	c := Caller{Subject: sub, ClientID: clientID(claims), Scopes: v.implies.expand(scopesOf(claims[v.scopesClaim])), Claims: claims}
+	return issuedCaller(c, raw, v.issuer, exp.Time), exp.Time, nil
 }
 
 // clientID is the OAuth client a token was issued to: `client_id` (RFC

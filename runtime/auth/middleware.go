@@ -78,7 +78,10 @@ func (g *Guard) admit(w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth
 		g.challenge(w, http.StatusForbidden, "insufficient_scope", g.required, "the credential lacks the scopes this server requires")
 		return nil, nil, false
 	}
-	return c, g.tokenInfo(c, exp), true
+	if c.info == nil { // not made by this guard's verifiers
+		return c, tokenInfo(c, g.issuer, exp), true
+	}
+	return c, c.info, true
 }
 
 // challenge answers with status and a Bearer challenge (RFC 6750 §3):
@@ -112,15 +115,33 @@ func (g *Guard) lacking(r *http.Request, c *Caller, need NeedFunc) (scopes, item
 	if need == nil {
 		return nil, nil
 	}
+	var calls []call
+	if sb, ok := r.Body.(ScannedBody); ok {
+		if method, name, ok := sb.Item(); ok {
+			if n := need(method, name); len(n) > 0 && !c.HasScopes(n) {
+				return g.withRequired(n), []string{method + " " + name}
+			}
+			return nil, nil
+		}
+		calls = decodeCalls(sb.Bytes())
+	} else {
+		calls = peekCalls(r)
+	}
 	var all []string
-	for _, call := range peekCalls(r) {
+	for _, call := range calls {
 		all = append(all, need(call.method, call.name)...)
 		items = append(items, call.method+" "+call.name)
 	}
 	if len(all) == 0 || c.HasScopes(all) {
 		return nil, nil
 	}
-	all = append(slices.Clone(g.required), all...)
+	return g.withRequired(all), items
+}
+
+// withRequired returns scopes and the guard's required scopes, sorted,
+// each once.
+func (g *Guard) withRequired(scopes []string) []string {
+	all := append(slices.Clone(g.required), scopes...)
 	slices.Sort(all)
-	return slices.Compact(all), items
+	return slices.Compact(all)
 }

@@ -7,6 +7,24 @@ import (
 	"net/http"
 )
 
+// ScannedBody is a request body that the server read whole, and scanned,
+// before the guard sees it: the guard takes the named item from the scan
+// instead of reading and decoding the body a second time. The HTTP
+// transport's bodies are ScannedBodies; any other body is read.
+type ScannedBody interface {
+	io.Reader
+	// Bytes returns the whole body.
+	Bytes() []byte
+	// Item returns what a single JSON-RPC request in the body acts on:
+	// for tools/call and prompts/get the method and the name, for
+	// resources/read the method and the URI; for any other request, two
+	// empty strings. ok is false when the scan cannot tell for certain
+	// what a JSON decoder would see (a batch, an escape sequence, a key
+	// that differs from a known one only in case, a key given twice): the
+	// guard then decodes Bytes.
+	Item() (method, name string, ok bool)
+}
+
 // call is what scope checks need of one JSON-RPC request.
 type call struct{ method, name string }
 
@@ -30,8 +48,7 @@ func namesItems(body []byte) bool {
 
 // peekCalls reads the JSON-RPC request (or batch) in r's body, puts the
 // body back for the next handler, and returns the requests that act on a
-// named item: tools/call, prompts/get and resources/read. A body that does
-// not parse yields none: the go-sdk answers it.
+// named item (see decodeCalls).
 func peekCalls(r *http.Request) []call {
 	if r.Body == nil {
 		return nil
@@ -41,6 +58,13 @@ func peekCalls(r *http.Request) []call {
 	if err != nil {
 		return nil
 	}
+	return decodeCalls(body)
+}
+
+// decodeCalls returns the requests of a JSON-RPC request (or batch) that
+// act on a named item: tools/call, prompts/get and resources/read. A body
+// that does not parse yields none: the go-sdk answers it.
+func decodeCalls(body []byte) []call {
 	if !namesItems(body) {
 		return nil // initialize, notifications, lists: nothing to decode
 	}

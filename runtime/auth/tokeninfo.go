@@ -16,14 +16,24 @@ func withVerified(ctx context.Context, ti *sdkauth.TokenInfo) context.Context {
 	return context.WithValue(ctx, verifiedKey{}, ti)
 }
 
+// issuedCaller returns c holding its raw token (empty for API keys) and the
+// TokenInfo the go-sdk is handed for it. Both are made once per credential:
+// a verified token is cached with its caller, and every request presenting
+// it again reuses them.
+func issuedCaller(c Caller, raw, issuer string, exp time.Time) *Caller {
+	p := NewCaller(c, raw)
+	p.info = tokenInfo(p, issuer, exp)
+	return p
+}
+
 // tokenInfo is how the go-sdk carries c to request handlers: the go-sdk
 // does not pass the HTTP request's context to them, but it does pass the
 // TokenInfo of the request. Its UserID, which the go-sdk binds sessions
 // to, is the issuer and subject, or the API key.
-func (g *Guard) tokenInfo(c *Caller, exp time.Time) *sdkauth.TokenInfo {
+func tokenInfo(c *Caller, issuer string, exp time.Time) *sdkauth.TokenInfo {
 	user := c.Subject
 	if c.KeyName == "" {
-		user = g.issuer + "|" + c.Subject
+		user = issuer + "|" + c.Subject
 	}
 	return &sdkauth.TokenInfo{Scopes: c.Scopes, Expiration: exp, UserID: user,
 		Extra: map[string]any{callerExtra: c}}

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
@@ -65,15 +66,16 @@ type part struct {
 func Const(x any) *Value { return &Value{lit: x, kind: yaml.ScalarNode} }
 
 // Compile compiles n against env, the names (and their types) that Eval will
-// be given. It returns every error found.
-func Compile(n *yaml.Node, env types.Map) (*Value, []Error) {
-	c := compiler{env: env}
+// be given, and what opts allows besides. It returns every error found.
+func Compile(n *yaml.Node, env types.Map, opts Options) (*Value, []Error) {
+	c := compiler{env: env, opts: opts}
 	v := c.value(n)
 	return v, c.errs
 }
 
 type compiler struct {
 	env  types.Map
+	opts Options
 	errs []Error
 }
 
@@ -145,19 +147,46 @@ func (c *compiler) compile(n *yaml.Node, start int, src string) *vm.Program {
 		c.errs = append(c.errs, Error{Node: n, Offset: start, Msg: "empty expression"})
 		return nil
 	}
-	p, err := expr.Compile(src, expr.Env(c.env), expr.Optimize(true))
+	if i := envInExpression(src); i >= 0 {
+		c.errs = append(c.errs, Error{Node: n, Offset: start + i,
+			Msg:  "${...} is not expanded inside ${{ }}: the expression would see it as written",
+			Hint: "read the variable in the expression as env.NAME"})
+		return nil
+	}
+	opts := []expr.Option{expr.Env(c.env), expr.Optimize(true)}
+	var reader *envReader
+	if _, taken := c.env[EnvName]; c.opts.Env != nil && !taken {
+		reader = &envReader{lookup: c.opts.Env, bare: map[*ast.IdentifierNode]bool{}}
+		opts = append(opts, expr.Patch(reader))
+	}
+	p, err := expr.Compile(src, opts...)
+	if reader != nil {
+		if errs := reader.done(); len(errs) > 0 {
+			for _, e := range errs {
+				c.errs = append(c.errs, Error{Node: n, Offset: start + byteOffset(src, e.from), Msg: e.msg, Hint: e.hint})
+			}
+			return nil
+		}
+	}
 	if err == nil {
 		return p
 	}
 	e := Error{Node: n, Offset: start, Msg: "expr: " + err.Error()}
 	var fe *file.Error
 	if errors.As(err, &fe) {
-		e.Offset = start + len(string([]rune(src)[:min(fe.From, len([]rune(src)))]))
+		e.Offset = start + byteOffset(src, fe.From)
 		e.Msg = "expr: " + fe.Message
 		e.Hint = c.hint(fe.Message)
 	}
 	c.errs = append(c.errs, e)
 	return nil
+}
+
+// byteOffset converts a rune offset in src, as expr reports positions,
+// to a byte offset.
+func byteOffset(src string, runes int) int {
+	r := []rune(src)
+	return len(string(r[:min(max(runes, 0), len(r))]))
 }
 
 // hint suggests a known name for "unknown name x" and "unknown field x".

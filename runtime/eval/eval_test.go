@@ -51,23 +51,30 @@ func TestEval(t *testing.T) {
 		{"sequence", `["${{ args.flag }}", 1, x]`, []any{true, int64(1), "x"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			v, errs := Compile(node(t, tt.src), env)
-			if len(errs) > 0 {
-				t.Fatalf("compile: %v", errs)
-			}
-			got, err := v.Eval(vars)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
+			checkEval(t, tt.src, Options{}, tt.want)
 		})
 	}
 }
 
+// checkEval compiles src with opts, evaluates it with vars and compares
+// the value with want.
+func checkEval(t *testing.T, src string, opts Options, want any) {
+	t.Helper()
+	v, errs := Compile(node(t, src), env, opts)
+	if len(errs) > 0 {
+		t.Fatalf("compile: %v", errs)
+	}
+	got, err := v.Eval(vars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestStringEscapes(t *testing.T) {
-	v, errs := Compile(node(t, `"/users/${{ args.name }}/items"`), env)
+	v, errs := Compile(node(t, `"/users/${{ args.name }}/items"`), env, Options{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -93,7 +100,7 @@ func TestCompileErrors(t *testing.T) {
 		{"empty", `"${{ }}"`, 3, "empty expression", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errs := Compile(node(t, tt.src), env)
+			_, errs := Compile(node(t, tt.src), env, Options{})
 			if len(errs) != 1 {
 				t.Fatalf("want one error, got %v", errs)
 			}

@@ -44,11 +44,11 @@ func programUses(p *vm.Program, name string) bool {
 
 // CompileExpr compiles a scalar that holds one expression, with or without
 // the ${{ }} around it, as in a field that takes nothing else.
-func CompileExpr(n *yaml.Node, env types.Map) (*Value, []Error) {
+func CompileExpr(n *yaml.Node, env types.Map, opts Options) (*Value, []Error) {
 	if strings.Contains(n.Value, Open) {
-		return Compile(n, env)
+		return Compile(n, env, opts)
 	}
-	c := compiler{env: env}
+	c := compiler{env: env, opts: opts}
 	v := &Value{kind: yaml.ScalarNode, node: n, src: n.Value}
 	v.prog = c.compile(n, 0, n.Value)
 	return v, c.errs

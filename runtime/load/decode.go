@@ -338,6 +338,16 @@ func (dc *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {
 	v.Set(m)
 }
 
+// backendKeys are the keys of a named backend that mcpgen reads itself,
+// whatever the backend's kind.
+var backendKeys = []string{"readiness", "concurrency"}
+
+// isBackendPath reports whether path is an entry of the top-level
+// `backends` (where backendKeys are read), not a tool's handler.
+func isBackendPath(path string) bool {
+	return strings.HasPrefix(path, "backends.")
+}
+
 // decodeHandler reads kind and backend and keeps the whole mapping for the
 // kind to decode when the config is built.
 func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, path string) {
@@ -356,6 +366,14 @@ func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, path string) {
 			dc.decodeScalar(val, reflect.ValueOf(&h.Kind).Elem(), JoinPath(path, "kind"))
 		case "backend":
 			dc.decodeScalar(val, reflect.ValueOf(&h.Backend).Elem(), JoinPath(path, "backend"))
+		case "readiness":
+			if isBackendPath(path) {
+				dc.decode(val, reflect.ValueOf(&h.Readiness).Elem(), JoinPath(path, "readiness"))
+			}
+		case "concurrency":
+			if isBackendPath(path) {
+				dc.decode(val, reflect.ValueOf(&h.Concurrency).Elem(), JoinPath(path, "concurrency"))
+			}
 		}
 	}
 	if h.Kind == "" && h.Backend == "" {

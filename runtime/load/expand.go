@@ -16,12 +16,15 @@ type expandError struct {
 
 // envRef is one well-formed environment reference in a scalar.
 type envRef struct {
-	name  string
-	off   int    // byte offset of its "${" in the scalar
-	value string // what the environment gave, if it was set and not empty
+	name   string
+	off    int    // byte offset of its "${" in the scalar
+	value  string // what the environment gave, if it was set and not empty
+	def    string // the default after :-
+	hasDef bool
 }
 
-// expand replaces ${NAME} and ${NAME:-default} in s with values from lookup.
+// expand replaces ${NAME} and ${NAME:-default} in s with values from lookup;
+// the default is expanded in turn when it is used, so ${A:-${B}} nests.
 // $${ stands for a literal ${, and ${{ opens an expression, which is left
 // alone. It returns the expanded text, every well-formed reference (set or
 // not) and every problem found.
@@ -63,7 +66,7 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 			continue
 		}
 		b.WriteString(s[i:j])
-		end := strings.IndexByte(s[j:], '}')
+		end := closingBrace(s[j:])
 		if end < 0 {
 			errs = append(errs, expandError{j, "unterminated ${: expected }"})
 			b.WriteString(s[j:])
@@ -76,7 +79,7 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 			errs = append(errs, expandError{j, fmt.Sprintf("invalid environment reference ${%s}: a name is letters, digits and _", ref)})
 			continue
 		}
-		r := envRef{name: name, off: j}
+		r := envRef{name: name, off: j, def: def, hasDef: hasDef}
 		if v, ok := lookup(name); ok && (v != "" || !hasDef) {
 			b.WriteString(v)
 			r.value = v
@@ -84,8 +87,18 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 			continue
 		}
 		refs = append(refs, r)
-		if hasDef {
-			b.WriteString(def)
+		if hasDef { // the default may refer to variables too: ${A:-${B}}
+			text, inner, innerErrs := expand(def, lookup, skipMissing)
+			b.WriteString(text)
+			at := j + 2 + len(name) + 2
+			for _, ir := range inner {
+				ir.off += at
+				refs = append(refs, ir)
+			}
+			for _, ie := range innerErrs {
+				ie.off += at
+				errs = append(errs, ie)
+			}
 			continue
 		}
 		if !skipMissing {
@@ -93,6 +106,25 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 		}
 	}
 	return b.String(), refs, errs
+}
+
+// closingBrace returns the offset of the } that closes the ${ at the start
+// of s, past any ${ … } nested in a default, or -1.
+func closingBrace(s string) int {
+	depth := 0
+	for k := 0; k < len(s); k++ {
+		switch {
+		case strings.HasPrefix(s[k:], "${"):
+			depth++
+			k++
+		case s[k] == '}':
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 func validEnvName(s string) bool {

@@ -42,7 +42,24 @@ type File struct {
 	Secrets Secrets
 	src     []byte // the file's contents, to place positions inside scalars
 	// unset holds scalars whose variables were skipped as unset (SkipEnv).
-	unset map[*yaml.Node]bool
+	unset   map[*yaml.Node]bool
+	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
+	skipEnv bool
+}
+
+// Env reads the environment variable name for an expression's env.NAME,
+// by the same rules as ${NAME}: its value is recorded in Secrets, and ok
+// is false when it is not set, unless Options.SkipEnv lets it be empty.
+func (f *File) Env(name string) (value string, ok bool) {
+	if f.lookup == nil {
+		return "", f.skipEnv
+	}
+	v, ok := f.lookup(name)
+	if !ok {
+		return "", f.skipEnv
+	}
+	f.Secrets.Add(name, v)
+	return v, true
 }
 
 // Files reads and decodes the config files at paths. It returns the files
@@ -87,7 +104,8 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data}
+	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data,
+		lookup: lookup, skipEnv: opts.SkipEnv}
 	f.unset = map[*yaml.Node]bool{}
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
 		unset: f.unset}

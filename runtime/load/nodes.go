@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,7 @@ func (f *File) DecodeHandler(path string, body *yaml.Node, cfg any, ds *Diagnost
 	n := *body
 	n.Content = nil
 	for i := 0; i+1 < len(body.Content); i += 2 {
-		if k := body.Content[i].Value; k == "kind" || k == "backend" {
+		if k := body.Content[i].Value; k == "kind" || k == "backend" || isBackendPath(path) && slices.Contains(backendKeys, k) {
 			continue
 		}
 		n.Content = append(n.Content, body.Content[i], body.Content[i+1])

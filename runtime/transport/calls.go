@@ -122,7 +122,7 @@ func (t *callTracker) track(next http.Handler) http.Handler {
 		case r.Method == http.MethodPost:
 			c := t.open()
 			r.Header.Set(callHeader, c.token)
-			if t.stateless { // the go-sdk may not return when the client leaves
+			if t.stateless || modern(r) { // the go-sdk may not return when the client leaves
 				stop := context.AfterFunc(r.Context(), func() { t.abandon(c) })
 				defer stop()
 			}

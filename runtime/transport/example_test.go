@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -22,7 +22,7 @@ import (
 func serveExample(t *testing.T, name string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	srv, ds := runtime.Compile([]string{"../../examples/" + name + "/mcpgen.yaml"}, load.Options{},
-		runtime.BuildOptions{Registry: handlers.NewRegistry()})
+		runtime.BuildOptions{Registry: builtin.Registry()})
 	if len(ds) > 0 {
 		t.Fatalf("the %s example has diagnostics:\n%v", name, ds)
 	}

@@ -100,21 +100,40 @@ func trimEOL(b []byte) []byte {
 }
 
 // frameInfo is what one pass over a frame's bytes tells, without decoding
-// it: enough to answer a malformed frame and to check the id.
+// it: enough to answer a malformed frame and to check the id, and what the
+// request acts on (see postBody.Item).
 type frameInfo struct {
 	array     bool   // the frame is a JSON array (a batch)
 	hasMethod bool   // the top-level object has a "method" key
 	method    []byte // raw token of the "method" value
 	id        []byte // raw token of the top-level "id" value; nil when absent
+	name, uri []byte // raw tokens of "name" and "uri" in the top-level "params" object
+	// unsure: a key that matters to what the request acts on is escaped,
+	// given twice, or differs from a known one only in case; a JSON
+	// decoder may read the request otherwise than the fields above say.
+	unsure bool
+	seen   uint8 // keys that matter, seen so far (seenMethod...)
 }
 
-// scanFrame finds the top-level "method" key and "id" value of a frame in
-// one pass over its bytes, allocating nothing. It tolerates malformed input:
-// what it reports is a best effort, used to address an error reply.
+// Keys of a request that say what it acts on.
+const (
+	seenMethod uint8 = 1 << iota
+	seenParams
+	seenName
+	seenURI
+)
+
+// scanFrame finds the top-level "method" key and "id" value of a frame,
+// and the "name" and "uri" of its "params" object, in one pass over its
+// bytes, allocating nothing. It tolerates malformed input: what it reports
+// is a best effort, used to address an error reply; a request is decoded
+// by the go-sdk, which refuses what is malformed.
 func scanFrame(b []byte) frameInfo {
 	var fi frameInfo
 	depth, inString, escaped := 0, false, false
-	keyStart, expectKey := -1, false
+	keyStart, keyDepth, expectKey := -1, 0, false
+	paramsNext, inParams := false, false // the value of "params" comes next; inside it
+	keyed := func() bool { return depth == 1 || depth == 2 && inParams }
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if inString {
@@ -126,7 +145,12 @@ func scanFrame(b []byte) frameInfo {
 			case c == '"':
 				inString = false
 				if keyStart >= 0 {
-					fi.key(b[keyStart:i], b[i+1:])
+					if keyDepth == 1 {
+						fi.key(b[keyStart:i], b[i+1:])
+						paramsNext = string(b[keyStart:i]) == "params"
+					} else {
+						fi.paramKey(b[keyStart:i], b[i+1:])
+					}
 					keyStart = -1
 				}
 			}
@@ -135,35 +159,85 @@ func scanFrame(b []byte) frameInfo {
 		switch c {
 		case '"':
 			inString = true
-			if depth == 1 && expectKey {
-				keyStart, expectKey = i+1, false
+			if expectKey && keyed() {
+				keyStart, keyDepth, expectKey = i+1, depth, false
 			}
 		case '{', '[':
 			if depth == 0 && c == '[' {
 				fi.array = true
 			}
 			depth++
-			expectKey = c == '{' && depth == 1
+			if depth == 2 {
+				inParams, paramsNext = c == '{' && paramsNext, false
+			}
+			expectKey = c == '{' && keyed()
 		case '}', ']':
 			depth--
+			if depth < 2 {
+				inParams = false
+			}
 		case ',':
-			expectKey = depth == 1
+			expectKey = keyed()
 		}
 	}
 	return fi
 }
 
-// key records a top-level key and, for "id", the token after it.
+// key records a top-level key and, for "id" and "method", the token after
+// it.
 func (fi *frameInfo) key(k, rest []byte) {
 	if fi.array {
 		return
 	}
 	switch string(k) {
 	case "method":
+		fi.saw(seenMethod)
 		fi.hasMethod = true
 		fi.method = valueToken(rest)
 	case "id":
 		fi.id = valueToken(rest)
+	case "params":
+		fi.saw(seenParams)
+	default:
+		fi.odd(k, "method", "params")
+	}
+}
+
+// paramKey records a key of the top-level "params" object: the token
+// after "name" or "uri".
+func (fi *frameInfo) paramKey(k, rest []byte) {
+	switch string(k) {
+	case "name":
+		fi.saw(seenName)
+		fi.name = valueToken(rest)
+	case "uri":
+		fi.saw(seenURI)
+		fi.uri = valueToken(rest)
+	default:
+		fi.odd(k, "name", "uri")
+	}
+}
+
+// saw notes a key that matters; given twice, it makes the scan unsure.
+func (fi *frameInfo) saw(key uint8) {
+	if fi.seen&key != 0 {
+		fi.unsure = true
+	}
+	fi.seen |= key
+}
+
+// odd makes the scan unsure when k may be one of known to a decoder: it
+// holds an escape, or matches one of them regardless of case (as Go's
+// encoding/json matches keys).
+func (fi *frameInfo) odd(k []byte, known ...string) {
+	if bytes.IndexByte(k, '\\') >= 0 {
+		fi.unsure = true
+		return
+	}
+	for _, w := range known {
+		if bytes.EqualFold(k, []byte(w)) {
+			fi.unsure = true
+		}
 	}
 }
 

@@ -48,6 +48,8 @@ const (
 	MCPPath     = "/mcp"     // Streamable HTTP endpoint
 	SSEPath     = "/sse"     // legacy HTTP+SSE endpoint (2024-11-05 clients)
 	HealthzPath = "/healthz" // liveness: 200 "ok"
+	ReadyzPath  = "/readyz"  // readiness: 200 once required backends answer
+	MetricsPath = "/metrics" // Prometheus metrics
 )
 
 // HTTPOptions control serving over Streamable HTTP. Zero values take the
@@ -178,6 +180,8 @@ type HTTPHandler struct {
 	perClient *clientSessions
 	mux       *http.ServeMux
 	stopWait  context.CancelFunc // stops the resource watcher
+	// extraMethods are the methods the config adds to the SDK's
+	extraMethods []string
 }
 
 // NewHTTPHandler returns an http.Handler serving s. Every session shares
@@ -188,18 +192,24 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 		calls: newCallTracker(opts.ResumeWindow), perClient: newClientSessions(opts.MaxSessionsPerClient),
 		limits: newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend)}
 	h.calls.stateless = opts.Stateless
+	h.extraMethods = s.ExtraMethods()
 	h.mcp = s.MCP()
 	h.mcp.AddReceivingMiddleware(safeErrors, h.limits.middleware, h.calls.middleware, incoming)
 	getServer := func(*http.Request) *mcp.Server { return h.mcp }
-	streamOpts := &mcp.StreamableHTTPOptions{Stateless: opts.Stateless, MaxRequestBodyBytes: opts.MaxBody,
-		Logger: s.Logger(), DisableLocalhostProtection: true}
+	// 2026-07-28 requests: every one on its own; a call stops when its
+	// client goes away.
+	var streamable http.Handler = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true,
+		MaxRequestBodyBytes: opts.MaxBody, Logger: s.Logger(), DisableLocalhostProtection: true,
+		PropagateRequestCancellation: true})
 	if !opts.Stateless {
-		streamOpts.EventStore = mcp.NewMemoryEventStore(nil)
+		// Sessions for clients up to 2025-11-25, beside it (era.go).
+		stateful := &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: opts.MaxBody, Logger: s.Logger(),
+			DisableLocalhostProtection: true, EventStore: mcp.NewMemoryEventStore(nil)}
 		if opts.SessionTimeout > 0 {
-			streamOpts.SessionTimeout = opts.SessionTimeout
+			stateful.SessionTimeout = opts.SessionTimeout
 		}
+		streamable = eraRouter{stateful: mcp.NewStreamableHTTPHandler(getServer, stateful), stateless: streamable}
 	}
-	streamable := mcp.NewStreamableHTTPHandler(getServer, streamOpts)
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
 	var endpoint http.Handler = h.calls.track(h.plainReplies(streamable))
@@ -215,13 +225,11 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	if !opts.Stateless && s.Auth() == nil {
 		h.mux.Handle(SSEPath, h.legacy(sse))
 	}
-	h.mux.HandleFunc(HealthzPath, func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = w.Write([]byte("ok\n"))
-	})
+	h.mux.HandleFunc(HealthzPath, healthz)
 	var ctx context.Context
 	ctx, h.stopWait = context.WithCancel(context.Background())
 	go s.WatchResources(ctx, h.mcp)
+	h.operate(ctx)
 	return h
 }
 
@@ -229,7 +237,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 // body size (413), then routes the request.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Header.Del(callHeader)
-	if r.URL.Path != HealthzPath {
+	if !probePaths[r.URL.Path] {
 		if err := h.guard.check(r); err != nil {
 			http.Error(w, "Forbidden: "+err.Error(), http.StatusForbidden)
 			return

@@ -3,6 +3,7 @@ package transport_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,7 +15,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
 	"github.com/mcpgen/mcpgen/runtime/transport"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/oauth2"
 )
 
 // benchClients is how many clients call at once.
@@ -77,11 +80,22 @@ func benchMCPGen(b *testing.B, config string, stateless bool, token string) {
 	benchCalls(b, h, token)
 }
 
-func bearerOrNot(token string, tr http.RoundTripper) http.RoundTripper {
+// staticToken is a client's OAuth handler holding one access token: the
+// go-sdk's client sets it on each request itself, as it does for a token
+// it obtained, so the client side costs what a real client's does.
+type staticToken struct{ ts oauth2.TokenSource }
+
+func newStaticToken(token string) auth.OAuthHandler {
 	if token == "" {
-		return tr
+		return nil
 	}
-	return bearer{token: token, next: tr}
+	return staticToken{ts: oauth2.StaticTokenSource(&oauth2.Token{AccessToken: token})}
+}
+
+func (s staticToken) TokenSource(context.Context) (oauth2.TokenSource, error) { return s.ts, nil }
+
+func (staticToken) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("the server refused the benchmark's token")
 }
 
 // minimalSDKHandler is the go-sdk's own Streamable HTTP server with one
@@ -111,7 +125,7 @@ func benchCalls(b *testing.B, h http.Handler, token string) {
 	for i := range sessions {
 		c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + transport.MCPPath,
-			HTTPClient: &http.Client{Transport: bearerOrNot(token, tr)}, DisableStandaloneSSE: true},
+			HTTPClient: &http.Client{Transport: tr}, OAuthHandler: newStaticToken(token), DisableStandaloneSSE: true},
 			&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 		if err != nil {
 			b.Fatal(err)

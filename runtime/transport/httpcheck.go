@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -26,14 +29,68 @@ var serverMethods = map[string]bool{
 }
 
 // postBody holds a POST's body, read before the go-sdk sees it and handed
-// to it again. Bodies are pooled: reading one costs no allocation.
+// to it again, and what scanning it told. Bodies are pooled: reading one
+// costs no allocation. The auth guard takes the body and the scan from it
+// (auth.ScannedBody) rather than reading it again.
 type postBody struct {
 	buf bytes.Buffer
 	r   bytes.Reader
+	fi  frameInfo
 }
 
 func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
 func (b *postBody) Close() error               { return nil }
+
+// Bytes returns the whole body.
+func (b *postBody) Bytes() []byte { return b.buf.Bytes() }
+
+// Item returns what the request in the body acts on, from the scan: the
+// method and name of tools/call and prompts/get, the method and URI of
+// resources/read, and nothing for other requests. ok is false when a JSON
+// decoder might read the request otherwise: a batch, a key that makes the
+// scan unsure, a method or name that is not a plain string (an escape
+// sequence, a control character, invalid UTF-8, not a string at all).
+func (b *postBody) Item() (method, name string, ok bool) {
+	fi := &b.fi
+	if fi.array || fi.unsure {
+		return "", "", false
+	}
+	var tok []byte
+	switch string(fi.method) {
+	case `"tools/call"`:
+		method, tok = "tools/call", fi.name
+	case `"prompts/get"`:
+		method, tok = "prompts/get", fi.name
+	case `"resources/read"`:
+		method, tok = "resources/read", fi.uri
+	default:
+		_, plain := plainString(fi.method)
+		return "", "", plain || fi.method == nil // no method: a response
+	}
+	if tok == nil {
+		return method, "", true
+	}
+	name, ok = plainString(tok)
+	return method, name, ok
+}
+
+// plainString returns the text of a JSON string token that a decoder reads
+// as it stands: quoted, without escapes or control characters, valid UTF-8.
+func plainString(tok []byte) (string, bool) {
+	if len(tok) < 2 || tok[0] != '"' || tok[len(tok)-1] != '"' {
+		return "", false
+	}
+	in := tok[1 : len(tok)-1]
+	for _, c := range in {
+		if c < 0x20 || c == '\\' || c == '"' {
+			return "", false
+		}
+	}
+	if !utf8.Valid(in) {
+		return "", false
+	}
+	return string(in), true
+}
 
 var postBodies = sync.Pool{New: func() any { return new(postBody) }}
 
@@ -44,6 +101,7 @@ func (b *postBody) free() {
 	if b.buf.Cap() <= maxPooledBody {
 		b.buf.Reset()
 		b.r.Reset(nil)
+		b.fi = frameInfo{}
 		postBodies.Put(b)
 	}
 }
@@ -80,20 +138,23 @@ func (h *HTTPHandler) readBody(w http.ResponseWriter, r *http.Request) (*postBod
 }
 
 // knownMethod reports whether a request may go to the go-sdk: it calls a
-// method a server serves, or it is something the SDK judges itself (a
-// response, a batch, an escaped or missing method name).
-func knownMethod(fi frameInfo) bool {
+// method the server serves (the SDK's, or one of the config's such as
+// tasks/get), or it is something the SDK judges itself (a response, a
+// batch, an escaped or missing method name).
+func (h *HTTPHandler) knownMethod(fi frameInfo) bool {
 	m := fi.method
 	if fi.array || len(m) < 2 || m[0] != '"' || bytes.IndexByte(m, '\\') >= 0 {
 		return true
 	}
-	return serverMethods[string(m[1:len(m)-1])]
+	name := string(m[1 : len(m)-1])
+	return serverMethods[name] || slices.Contains(h.extraMethods, name)
 }
 
 // refuseMethod answers a request to an unknown method with the JSON-RPC
 // error -32601, and accepts an unknown notification, which JSON-RPC says
-// to ignore.
-func refuseMethod(w http.ResponseWriter, fi frameInfo) {
+// to ignore. A 2026-07-28 request gets it with HTTP 404, as that revision
+// says.
+func refuseMethod(w http.ResponseWriter, fi frameInfo, modernEra bool) {
 	if fi.id == nil || string(fi.id) == "null" {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -105,7 +166,11 @@ func refuseMethod(w http.ResponseWriter, fi frameInfo) {
 	}
 	var name string
 	_ = json.Unmarshal(fi.method, &name)
-	writeReply(w, http.StatusOK, errorReply{Version: "2.0", ID: id, Error: jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
+	status := http.StatusOK
+	if modernEra {
+		status = http.StatusNotFound
+	}
+	writeReply(w, status, errorReply{Version: "2.0", ID: id, Error: jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
 		Message: fmt.Sprintf("method not found: %q", name)}})
 }
 
@@ -154,4 +219,7 @@ func (w *deadlineWriter) Flush() {
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-var _ http.Flusher = (*deadlineWriter)(nil)
+var (
+	_ http.Flusher     = (*deadlineWriter)(nil)
+	_ auth.ScannedBody = (*postBody)(nil)
+)

@@ -102,7 +102,8 @@ func TestHTTPRawStatuses(t *testing.T) {
 		{"missing Accept", rawRequest{body: list, session: true, header: map[string]string{"Accept": ""}}, 400},
 		{"oversized body", rawRequest{body: big, session: true}, 413},
 		{"unknown session", rawRequest{body: list, header: map[string]string{"Mcp-Session-Id": "nope"}}, 404},
-		{"GET without session", rawRequest{method: "GET"}, 400},
+		// A sessionless GET is a 2026-07-28 request, which has no GET stream.
+		{"GET without session", rawRequest{method: "GET"}, 405},
 		{"foreign Host", rawRequest{body: initBody, header: map[string]string{"Host": "evil.example.com"}}, 403},
 		{"foreign Origin", rawRequest{body: initBody, header: map[string]string{"Origin": "http://evil.example.com"}}, 403},
 		{"foreign Origin on a session", rawRequest{body: list, session: true, header: map[string]string{"Origin": "https://evil.example.com"}}, 403},

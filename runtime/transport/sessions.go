@@ -18,20 +18,29 @@ const (
 
 // sessions reads each POST's body to answer, before the go-sdk sees it,
 // what the SDK would answer badly (an unknown method, a request without a
-// session), admits new sessions (refused while draining, at the cap, or
-// beyond the client address's share), and aligns the protocol version
-// header of requests on an existing session with the session's.
+// session), decides the request's era (era.go), admits new sessions
+// (refused while draining, at the cap, or beyond the client address's
+// share), and aligns the protocol version header of requests on an existing
+// session with the session's.
 func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var fi frameInfo
+		var raw []byte
 		if r.Method == http.MethodPost {
 			body, ok := h.readBody(w, r)
 			if !ok {
 				return
 			}
 			defer body.free()
-			if fi = scanFrame(body.buf.Bytes()); !knownMethod(fi) {
-				refuseMethod(w, fi)
+			raw = body.buf.Bytes()
+			fi = scanFrame(raw)
+			body.fi = fi
+		}
+		modernEra := isModern(r, raw, fi)
+		sessionless := h.opts.Stateless || modernEra
+		if r.Method == http.MethodPost {
+			if !h.knownMethod(fi) {
+				refuseMethod(w, fi, modernEra)
 				return
 			}
 			if badID(fi) {
@@ -42,10 +51,13 @@ func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 		}
 		id := r.Header.Get(sessionIDHeader)
 		switch {
-		case h.opts.Stateless:
+		case sessionless:
 			if h.calls.draining() {
 				unavailable(w, "server is shutting down")
 				return
+			}
+			if !h.opts.Stateless {
+				r = withModern(r)
 			}
 		case id == "" && r.Method == http.MethodPost:
 			h.open(w, r, fi, next)

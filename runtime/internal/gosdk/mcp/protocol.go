@@ -41,8 +41,28 @@ type completeResultResponse interface {
 }
 
 func setCompleteResultType(res Result) {
-	if r, ok := res.(completeResultResponse); ok {
+	switch r := res.(type) {
+	case completeResultResponse:
 		r.setResultType(resultTypeComplete)
+	case *CallToolResult:
+		setUnsetResultType(r, &r.resultType)
+	case *GetPromptResult:
+		setUnsetResultType(r, &r.resultType)
+	case *ReadResourceResult:
+		setUnsetResultType(r, &r.resultType)
+	}
+}
+
+// setUnsetResultType sets the result type of a result that a receiving
+// middleware produced, which handleMultiRoundTripResult never saw: input
+// requests or a request state make it input_required.
+func setUnsetResultType(r multiRoundTripResponse, rt *resultType) {
+	if *rt != "" {
+		return
+	}
+	*rt = resultTypeComplete
+	if r.inputRequests() != nil || r.requestState() != "" {
+		*rt = resultTypeInputRequired
 	}
 }
 
@@ -233,6 +253,15 @@ type CallToolParams struct {
 	// RequestState is the opaque state from the previous input-required result.
 	// The client must echo this back when retrying.
 	RequestState string `json:"requestState,omitempty"`
+	// Task asks for the call to run as a task (2025-11-25 tasks, experimental).
+	Task *TaskParams `json:"task,omitempty"`
+}
+
+// TaskParams asks for a request to run as a task (2025-11-25 tasks,
+// experimental): the result is a task whose outcome is fetched later.
+type TaskParams struct {
+	// TTL is the requested lifetime of the task in milliseconds, from its creation.
+	TTL *int64 `json:"ttl,omitempty"`
 }
 
 // CallToolParamsRaw is passed to tool handlers on the server. Its arguments
@@ -256,6 +285,8 @@ type CallToolParamsRaw struct {
 	// RequestState is the opaque state from the previous input-required result.
 	// The client must echo this back when retrying.
 	RequestState string `json:"requestState,omitempty"`
+	// Task asks for the call to run as a task (2025-11-25 tasks, experimental).
+	Task *TaskParams `json:"task,omitempty"`
 }
 
 // A CallToolResult is the server's response to a tool call.
@@ -1891,6 +1922,13 @@ func (x *SetLoggingLevelParams) isNil() bool            { return x == nil }
 func (x *SetLoggingLevelParams) GetProgressToken() any  { return getProgressToken(x) }
 func (x *SetLoggingLevelParams) SetProgressToken(t any) { setProgressToken(x, t) }
 
+// ToolExecution says how a tool may be run (2025-11-25, experimental).
+type ToolExecution struct {
+	// TaskSupport is "forbidden" (the default), "optional" or "required":
+	// whether the tool may, or must, be called as a task.
+	TaskSupport string `json:"taskSupport,omitempty"`
+}
+
 // Definition for a tool the client can call.
 type Tool struct {
 	// See [specification/2025-06-18/basic/index#general-fields] for notes on _meta
@@ -1900,6 +1938,8 @@ type Tool struct {
 	//
 	// Display name precedence order is: title, annotations.title, then name.
 	Annotations *ToolAnnotations `json:"annotations,omitempty"`
+	// Execution says how the tool may be run (2025-11-25, experimental).
+	Execution *ToolExecution `json:"execution,omitempty"`
 	// A human-readable description of the tool.
 	//
 	// This can be used by clients to improve the LLM's understanding of available
@@ -2288,6 +2328,8 @@ type ServerCapabilities struct {
 	Resources *ResourceCapabilities `json:"resources,omitempty"`
 	// Tools is present if the supports tools.
 	Tools *ToolCapabilities `json:"tools,omitempty"`
+	// Tasks is present if the server supports tasks (2025-11-25, experimental).
+	Tasks map[string]any `json:"tasks,omitempty"`
 }
 
 // AddExtension adds an extension with the given name and settings.
@@ -2315,6 +2357,7 @@ func (c *ServerCapabilities) clone() *ServerCapabilities {
 	cp.Prompts = shallowClone(c.Prompts)
 	cp.Resources = shallowClone(c.Resources)
 	cp.Tools = shallowClone(c.Tools)
+	cp.Tasks = maps.Clone(c.Tasks)
 	return &cp
 }
 

@@ -198,6 +198,12 @@ type ServerOptions struct {
 	// the newest handshake-era version, so that the client disconnects rather
 	// than reading the answer as a negotiation into the new protocol.
 	SupportedProtocolVersions []string
+
+	// HeaderTool, if set, returns the tool named name when no tool of that
+	// name was added with AddTool, because a receiving middleware serves it;
+	// nil if there is none. The Streamable HTTP handler validates a call's
+	// Mcp-Param-* headers against it as against an added tool's.
+	HeaderTool func(name string) *Tool
 }
 
 // NewServer creates a new MCP server. The resulting server has no features:
@@ -995,6 +1001,18 @@ func (s *Server) listTools(ctx context.Context, req *ListToolsRequest) (*ListToo
 	return res, nil
 }
 
+// headerTool looks up the tool whose Mcp-Param-* headers a call must carry:
+// an added tool, or else one that ServerOptions.HeaderTool names.
+func (s *Server) headerTool(name string) (*serverTool, bool) {
+	if st, ok := s.getServerTool(name); ok || s.opts.HeaderTool == nil {
+		return st, ok
+	}
+	if t := s.opts.HeaderTool(name); t != nil {
+		return &serverTool{tool: t}, true
+	}
+	return nil, false
+}
+
 // getServerTool looks up a server tool by name.
 func (s *Server) getServerTool(name string) (*serverTool, bool) {
 	s.mu.Lock()
@@ -1625,6 +1643,12 @@ func (ss *ServerSession) assertServerInitiatedRequestAllowed(method string) erro
 			method, iparams.ProtocolVersion)
 	}
 	return nil
+}
+
+// SendNotification sends a notification the SDK has no method of its own
+// for, such as notifications/tasks/status.
+func (ss *ServerSession) SendNotification(ctx context.Context, method string, params any) error {
+	return ss.getConn().Notify(ctx, method, params)
 }
 
 // Ping pings the client.

@@ -530,7 +530,7 @@ func connectStreamable(ctx context.Context, server *Server, transport *Streamabl
 		return nil, err
 	}
 	transport.connection.server = server
-	transport.connection.toolLookup = server.getServerTool
+	transport.connection.toolLookup = server.headerTool
 	return s, nil
 }
 

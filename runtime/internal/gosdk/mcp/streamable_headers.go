@@ -49,6 +49,14 @@ func extractName(method string, params json.RawMessage) (string, bool) {
 		if err := internaljson.Unmarshal(params, &p); err == nil {
 			return p.URI, true
 		}
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		// the tasks extension (SEP-2663) routes on the task id
+		var p struct {
+			TaskID string `json:"taskId"`
+		}
+		if err := internaljson.Unmarshal(params, &p); err == nil {
+			return p.TaskID, true
+		}
 	}
 
 	return "", false
@@ -373,7 +381,8 @@ func validateMcpHeaders(header http.Header, msg jsonrpc.Message, toolLookup func
 		}
 
 		var nameInBody string
-		if msg.Method == "tools/call" || msg.Method == "resources/read" || msg.Method == "prompts/get" {
+		if msg.Method == "tools/call" || msg.Method == "resources/read" || msg.Method == "prompts/get" ||
+			msg.Method == "tasks/get" || msg.Method == "tasks/update" || msg.Method == "tasks/cancel" {
 			nameInHeader := header.Get(nameHeader)
 			if nameInHeader == "" {
 				return fmt.Errorf("missing required Mcp-Name header for method %q", msg.Method)

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/importer/openapi"
+)
+
+// listFlag collects comma-separated values from repeated flags.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
+}
+
+// openapiFlags are the flags of `mcpgen import openapi`.
+type openapiFlags struct {
+	out, merge, name string
+	depth            int
+	pick             bool
+	filter           openapi.Filter
+}
+
+func runImportOpenAPI(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("import openapi SPEC [flags]", flag.ContinueOnError)
+	var f openapiFlags
+	fs.StringVar(&f.out, "o", "", "write the config to this file (default: standard output; with --merge, the merged file)")
+	fs.StringVar(&f.merge, "merge", "", "add the operations this existing config lacks to it, leaving the rest as it is")
+	fs.StringVar(&f.name, "name", "", "the server's and backend's name, and the prefix of environment variables (default: from the title)")
+	fs.IntVar(&f.depth, "depth", 3, "how many $refs deep schemas are inlined")
+	fs.BoolVar(&f.pick, "pick", false, "choose the operations interactively (the default on a terminal without filters)")
+	fs.Var((*listFlag)(&f.filter.Tags), "tags", "only operations with one of these tags (comma-separated, repeatable)")
+	fs.Var((*listFlag)(&f.filter.Operations), "operations", "only operations whose operationId or tool name matches one of these globs")
+	fs.Var((*listFlag)(&f.filter.Paths), "paths", "only operations whose path matches one of these globs (* within a segment, ** across)")
+	fs.Var((*listFlag)(&f.filter.Methods), "methods", "only these methods (GET,POST...)")
+	pos, status, done := parseFlags(fs, args, std)
+	if done {
+		return status
+	}
+	if len(pos) != 1 {
+		return usageError(std.err, "import openapi", "need one API description: a file or an http(s) URL")
+	}
+	if f.name != "" && !validName(f.name) {
+		return usageError(std.err, "import openapi", fmt.Sprintf("--name %q: use letters, digits and _", f.name))
+	}
+	if err := importOpenAPI(ctx, pos[0], f, args, std); err != nil {
+		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+func validName(s string) bool {
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func importOpenAPI(ctx context.Context, source string, f openapiFlags, args []string, std stdio) error {
+	doc, err := openapi.Load(ctx, source)
+	if err != nil {
+		return err
+	}
+	ops, err := f.filter.Select(doc.Operations())
+	if err != nil {
+		return err
+	}
+	if f.filter.Empty() && (f.pick || isTerminal(std.in)) {
+		if ops, err = pickOperations(ops, std.in, std.err); err != nil {
+			return err
+		}
+	}
+	var existing *openapi.Existing
+	if f.merge != "" {
+		data, err := os.ReadFile(f.merge)
+		if err != nil {
+			return err
+		}
+		if existing, err = openapi.ReadExisting(data); err != nil {
+			return fmt.Errorf("%s: %w", f.merge, err)
+		}
+		ops = missing(ops, existing)
+	}
+	if len(ops) == 0 && existing == nil {
+		return fmt.Errorf("%s: no operation selected", source)
+	}
+	opts := openapi.Options{Name: f.name, Depth: f.depth, Command: "mcpgen import openapi " + strings.Join(args, " ")}
+	var taken []string
+	if existing != nil {
+		taken = existing.Names
+	}
+	res := openapi.Convert(doc, ops, opts, taken)
+	var out []byte
+	if existing != nil {
+		existing.Add(res)
+		out, err = existing.Bytes()
+		f.out = cmp.Or(f.out, f.merge)
+	} else {
+		out, err = openapi.Render(res.File)
+	}
+	if err != nil {
+		return err
+	}
+	summarize(std.err, res, existing != nil)
+	if f.out == "" {
+		_, err = std.out.Write(out)
+		return err
+	}
+	return os.WriteFile(f.out, out, 0o644)
+}
+
+// missing keeps the operations the existing config has no tool for.
+func missing(ops []*openapi.Operation, e *openapi.Existing) []*openapi.Operation {
+	var keep []*openapi.Operation
+	for _, o := range ops {
+		if !e.Has(o) {
+			keep = append(keep, o)
+		}
+	}
+	return keep
+}
+
+// summarize tells the user what was written and which variables to set.
+func summarize(w io.Writer, res *openapi.Result, merged bool) {
+	verb := "wrote"
+	if merged {
+		verb = "added"
+	}
+	fmt.Fprintf(w, "mcpgen: %s %d tools\n", verb, len(res.Tools))
+	var set []string
+	for _, e := range res.Env {
+		if e.Default == "" {
+			set = append(set, e.Name)
+		}
+	}
+	if len(set) > 0 {
+		fmt.Fprintf(w, "mcpgen: set %s before serving\n", strings.Join(set, ", "))
+	}
+}

@@ -1,0 +1,72 @@
+package openapi
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// gunzip writes the gzipped test description src into a temporary
+// directory and returns the path of the plain file.
+func gunzip(tb testing.TB, src string) string {
+	tb.Helper()
+	f, err := os.Open(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dst := filepath.Join(tb.TempDir(), filepath.Base(src[:len(src)-len(".gz")]))
+	out, err := os.Create(dst)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := io.Copy(out, zr); err != nil {
+		tb.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return dst
+}
+
+// BenchmarkImportGitHub converts GitHub's REST description (1,223
+// operations, 13 MB of JSON): load, resolve, convert and render.
+func BenchmarkImportGitHub(b *testing.B) {
+	path := gunzip(b, "testdata/github-api.json.gz")
+	b.ResetTimer()
+	for b.Loop() {
+		doc, err := Load(context.Background(), path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res := Convert(doc, doc.Operations(), Options{}, nil)
+		if _, err := Render(res.File); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkJSONBaseline decodes the same description into plain Go values:
+// the floor under BenchmarkImportGitHub, to report its time against.
+func BenchmarkJSONBaseline(b *testing.B) {
+	path := gunzip(b, "testdata/github-api.json.gz")
+	b.ResetTimer()
+	for b.Loop() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// At 2026-07-28 a server asks its client nothing by itself: a call whose
+// steps need the client's model, the user or the client's roots is
+// answered with those questions (an InputRequiredResult) and a signed
+// requestState (reqstate.go), and the client calls again with the answers.
+// Each call runs the steps from the top:
+//
+//   - a step that asks nothing (log, progress, sleep) runs unless an earlier
+//     round ran it already; none runs while a question is pending;
+//   - a question answered in an earlier round takes its answer from the
+//     state, without asking again;
+//   - a question answered by this call's inputResponses takes that answer;
+//   - any other question is asked: questions that follow each other go out
+//     together, unless one needs the answer of another (its template cannot
+//     render yet), which waits for the next round.
+//
+// The handler runs, once, when every step is settled. Answers to questions
+// not asked are ignored; an answer of the wrong kind is a protocol error.
+
+// modernVersion is the first protocol revision without server-to-client
+// requests.
+const modernVersion = "2026-07-28"
+
+// errInputRequired stops the steps of a call that waits for answers.
+var errInputRequired = errors.New("input required")
+
+// inputRound is what a 2026-07-28 call knows of its questions and answers.
+type inputRound struct {
+	caps      *mcp.ClientCapabilities
+	responses mcp.InputResponseMap
+	token     string      // the requestState of this call, if any
+	prev      *roundState // the state it carried, once verified
+	next      roundState  // the state of the next round
+	asked     mcp.InputRequestMap
+	done      int   // the first step that has not run
+	protoErr  error // a bad state or answer: the call fails with a JSON-RPC error
+}
+
+// modernRound returns the round of a 2026-07-28 request, nil for a client
+// that is asked by server-to-client requests.
+func modernRound(version string, caps *mcp.ClientCapabilities, responses mcp.InputResponseMap, state string) *inputRound {
+	if version < modernVersion {
+		return nil
+	}
+	return &inputRound{caps: caps, responses: responses, token: state, asked: mcp.InputRequestMap{}}
+}
+
+// begin checks the request state against the call, whose arguments are
+// decoded: kind and name, arguments, caller. False after setting protoErr.
+func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, args any) bool {
+	r.next = roundState{Kind: kind, Name: name, Args: argsDigest(args), Answers: map[string]json.RawMessage{}}
+	if c := auth.CallerFrom(ctx); c != nil {
+		r.next.Caller = c.Subject
+	}
+	if r.token == "" {
+		return true
+	}
+	st, err := s.states.open(r.token, kind, name, r.next.Args, r.next.Caller)
+	if err != nil {
+		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		return false
+	}
+	r.prev, r.next.Chain = st, st.Chain
+	maps.Copy(r.next.Answers, st.Answers)
+	return true
+}
+
+func (r *inputRound) waiting() bool { return len(r.asked) > 0 }
+
+// step settles step i of a 2026-07-28 call without running it, if it can:
+// a question answered or asked now, a step that ran in an earlier round or
+// must wait for the next. settled false: run the step.
+func (r *inputRound) step(s *Server, i int, st *step, data map[string]any) (res any, settled bool, err error) {
+	capability := st.capability()
+	if capability == "" {
+		return nil, r.waiting() || (r.prev != nil && i < r.prev.Done), nil
+	}
+	if st.ifSupported && !declares(r.caps, capability) {
+		return nil, true, nil
+	}
+	if st.kind == "elicit_url" || len(st.offer) > 0 {
+		what := map[bool]string{true: "a URL elicitation", false: "sampling with tools"}[st.kind == "elicit_url"]
+		return nil, false, fmt.Errorf("%s is served only to clients with a session (2025-11-25 and older), not yet to 2026-07-28 requests", what)
+	}
+	if raw, ok := r.next.Answers[st.key]; ok {
+		var v any
+		_ = json.Unmarshal(raw, &v) // we signed it
+		return v, true, nil
+	}
+	req, err := inputRequest(st, data)
+	if err != nil {
+		if r.waiting() { // it needs an answer still to come
+			return nil, true, nil
+		}
+		return nil, false, errors.New(s.redact.apply(err.Error()))
+	}
+	if resp, ok := r.responses[st.key]; ok {
+		if res, err = answer(st, resp); err != nil {
+			return nil, false, err
+		}
+		raw, _ := json.Marshal(res)
+		r.next.Answers[st.key] = raw
+		return res, true, nil
+	}
+	if !r.waiting() {
+		r.done = i
+	}
+	r.asked[st.key] = req
+	return nil, true, nil
+}
+
+// inputRequest renders the question of an interactive step.
+func inputRequest(st *step, data map[string]any) (mcp.InputRequest, error) {
+	text, err := execOptional(st.text, data)
+	if err != nil {
+		return nil, err
+	}
+	switch st.kind {
+	case "sample":
+		return sampleParams(st, text, data)
+	case "roots":
+		return &mcp.ListRootsParams{}, nil
+	}
+	return &mcp.ElicitParams{Message: text, RequestedSchema: st.schema}, nil
+}
+
+// answer turns the client's answer to a step's question into the step's
+// result; an answer of another kind is a protocol error.
+func answer(st *step, resp mcp.InputResponse) (any, error) {
+	switch r := resp.(type) {
+	case *mcp.ElicitResult:
+		if st.kind == "elicit" || st.kind == "confirm" {
+			switch r.Action {
+			case "accept", "decline", "cancel":
+				return elicitResult(st, r)
+			}
+		}
+	case *mcp.CreateMessageWithToolsResult:
+		if st.kind == "sample" {
+			return sampleResult(r.Model, string(r.Role), r.StopReason, r.Content), nil
+		}
+	case *mcp.ListRootsResult:
+		if st.kind == "roots" {
+			return rootsResult(r), nil
+		}
+	}
+	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("inputResponses[%q] is not the answer to a %s request", st.key, inputMethod[st.kind])}
+}
+
+var inputMethod = map[string]string{"sample": "sampling/createMessage", "elicit": "elicitation/create",
+	"confirm": "elicitation/create", "roots": "roots/list"}
+
+// finish ends a round whose steps are all settled: the state it came with,
+// if any, is spent, so that the call cannot complete twice.
+func (r *inputRound) finish(s *Server) bool {
+	if r.prev == nil {
+		return true
+	}
+	if !s.states.claim(r.prev) {
+		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error()}
+		return false
+	}
+	return true
+}
+
+// stateToken signs the state of the next round.
+func (r *inputRound) stateToken(s *Server) string {
+	r.next.Done = r.done
+	return s.states.sign(&r.next)
+}
+
+// declares reports whether the client declared a capability.
+func declares(caps *mcp.ClientCapabilities, capability string) bool {
+	if caps == nil {
+		return false
+	}
+	switch capability {
+	case capSampling:
+		return caps.Sampling != nil
+	case capElicitation:
+		return caps.Elicitation != nil
+	case capRoots:
+		return caps.RootsV2 != nil || caps.Roots.ListChanged
+	}
+	return true
+}
+
+// missingCapabilities is the -32021 error of a 2026-07-28 call that needs
+// capabilities its client did not declare; nil when none is missing. Its
+// data names them as a ClientCapabilities object, e.g. {"sampling":{}}.
+func missingCapabilities(need []string, caps *mcp.ClientCapabilities) error {
+	missing := map[string]any{}
+	var names []string
+	for _, c := range need {
+		if !declares(caps, c) {
+			missing[c] = struct{}{}
+			names = append(names, c)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	data, _ := json.Marshal(map[string]any{"requiredCapabilities": missing})
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Data: data,
+		Message: "this call needs client capabilities the request did not declare: " + strings.Join(names, ", ")}
+}

@@ -1,0 +1,102 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// countingSession counts the log steps that ran.
+type countingSession struct {
+	noSession
+	logs []string
+}
+
+func (c *countingSession) logAt(_ context.Context, _ mcp.LoggingLevel, _ string, data any) {
+	c.logs = append(c.logs, data.(string))
+}
+
+// TestRoundsDoNotRerunSteps: at 2026-07-28 a retry resumes where the call
+// stopped: steps that ran in an earlier round do not run again, and none
+// runs while a question is pending.
+func TestRoundsDoNotRerunSteps(t *testing.T) {
+	t.Parallel()
+	srv := mustCompile(t, `version: 1
+tools:
+  - name: t
+    description: d
+    steps:
+      - log: {message: before}
+      - elicit: {message: "Who?", schema: {type: object, properties: {name: {type: string}}}, as: who}
+      - log: {message: "after {{ .steps.who.content.name }}"}
+    content: [{text: "{{ .steps.who.content.name }}"}]
+`, nil)
+	tl := srv.toolIndex["t"]
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}
+	ss := &countingSession{noSession: noSession{handlers.Nop{}}}
+	ctx := context.Background()
+	args := map[string]any{}
+
+	r1 := modernRound(modernVersion, caps, nil, "")
+	if !r1.begin(ctx, srv, "tool", "t", args) {
+		t.Fatal(r1.protoErr)
+	}
+	if err := srv.runSteps(ctx, "t", tl.steps, map[string]any{"args": args}, ss, r1); !errors.Is(err, errInputRequired) {
+		t.Fatalf("round 1: %v, want input required", err)
+	}
+	if len(r1.asked) != 1 || r1.asked["who"] == nil {
+		t.Errorf("round 1 asked %v", r1.asked)
+	}
+	state := r1.stateToken(srv)
+
+	answers := mcp.InputResponseMap{"who": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}}
+	r2 := modernRound(modernVersion, caps, answers, state)
+	if !r2.begin(ctx, srv, "tool", "t", args) {
+		t.Fatal(r2.protoErr)
+	}
+	data := map[string]any{"args": args}
+	if err := srv.runSteps(ctx, "t", tl.steps, data, ss, r2); err != nil {
+		t.Fatalf("round 2: %v", err)
+	}
+	if got := ss.logs; len(got) != 2 || got[0] != "before" || got[1] != "after Ada" {
+		t.Errorf("log steps ran: %q, want before once, then after", got)
+	}
+}
+
+// TestStateSigner checks the state's expiry and bindings on their own.
+func TestStateSigner(t *testing.T) {
+	t.Parallel()
+	now := time.Unix(1_000_000, 0)
+	s := newStateSigner([]byte("0123456789abcdef0123456789abcdef"), time.Minute)
+	s.now = func() time.Time { return now }
+	digest := argsDigest(map[string]any{"a": 1})
+	token := s.sign(&roundState{Kind: "tool", Name: "t", Args: digest, Caller: "alice"})
+	if _, err := s.open(token, "tool", "t", argsDigest(map[string]any{"a": 1}), "alice"); err != nil {
+		t.Fatalf("a fresh state: %v", err)
+	}
+	for _, tt := range []struct {
+		name, kind, tool, caller string
+		args                     []byte
+	}{
+		{"another tool", "tool", "u", "alice", digest},
+		{"a prompt of that name", "prompt", "t", "alice", digest},
+		{"other arguments", "tool", "t", "alice", argsDigest(map[string]any{"a": 2})},
+		{"another caller", "tool", "t", "bob", digest},
+	} {
+		if _, err := s.open(token, tt.kind, tt.tool, tt.args, tt.caller); err == nil {
+			t.Errorf("%s: accepted", tt.name)
+		}
+	}
+	other := newStateSigner([]byte("another key, another key, another"), time.Minute)
+	if _, err := other.open(token, "tool", "t", digest, "alice"); err == nil {
+		t.Error("a state signed with another key was accepted")
+	}
+	now = now.Add(61 * time.Second)
+	if _, err := s.open(token, "tool", "t", digest, "alice"); err == nil {
+		t.Error("an expired state was accepted")
+	}
+}

@@ -1,0 +1,144 @@
+package runtime
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A 2026-07-28 client is asked for input by answering its call with the
+// questions and a requestState; it calls again with the answers and the
+// state. The state is the call's progress: which steps ran, and the results
+// of the questions answered in earlier rounds. The client holds it, so it is
+// signed (HMAC-SHA256) and checked on every retry:
+//
+//   - tampering: any change to the state, or a state signed with another
+//     key, is refused;
+//   - binding: a state is valid only for the tool or prompt it came from,
+//     with the same arguments, for the same authenticated caller (when
+//     there is one), and until it expires;
+//   - replay: all the states of one call share a chain id; once a retry
+//     completes the call (its handler ran), the chain is spent, and a retry
+//     with any of its states is refused until they expire. A retry that
+//     only asks again (an answer missing) does not spend it. Spent chains
+//     are remembered by the process: replicas sharing a key do not share
+//     them, which the short expiry bounds.
+type roundState struct {
+	Kind    string                     `json:"k"` // "tool" or "prompt"
+	Name    string                     `json:"n"`
+	Args    []byte                     `json:"a"`           // SHA-256 of the arguments
+	Caller  string                     `json:"c,omitempty"` // the caller's subject
+	Done    int                        `json:"d"`           // steps before this one have run
+	Answers map[string]json.RawMessage `json:"r,omitempty"` // step results, by input request key
+	Chain   string                     `json:"i"`
+	Expires int64                      `json:"e"` // Unix seconds
+}
+
+// DefaultRequestStateTTL is how long a request state stays valid.
+const DefaultRequestStateTTL = 10 * time.Minute
+
+// errBadState is the refusal of a request state that fails a check; the
+// client learns nothing more.
+var errBadState = errors.New("invalid requestState: it was altered, has expired, was used already, or belongs to another call")
+
+// stateSigner signs and checks request states.
+type stateSigner struct {
+	key []byte
+	ttl time.Duration
+	now func() time.Time
+
+	mu    sync.Mutex
+	spent map[string]int64 // chain id → expiry
+}
+
+func newStateSigner(key []byte, ttl time.Duration) *stateSigner {
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
+	if ttl <= 0 {
+		ttl = DefaultRequestStateTTL
+	}
+	return &stateSigner{key: key, ttl: ttl, now: time.Now, spent: map[string]int64{}}
+}
+
+// sign encodes st, stamping its expiry, as base64url(JSON).base64url(MAC).
+func (s *stateSigner) sign(st *roundState) string {
+	if st.Chain == "" {
+		var id [16]byte
+		_, _ = rand.Read(id[:])
+		st.Chain = base64.RawURLEncoding.EncodeToString(id[:])
+	}
+	st.Expires = s.now().Add(s.ttl).Unix()
+	payload, _ := json.Marshal(st)
+	enc := base64.RawURLEncoding
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload))
+}
+
+func (s *stateSigner) mac(payload []byte) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write(payload)
+	return m.Sum(nil)
+}
+
+// open checks a state from a retry against the call it comes with.
+func (s *stateSigner) open(token, kind, name string, args []byte, caller string) (*roundState, error) {
+	enc := base64.RawURLEncoding
+	p, m, ok := strings.Cut(token, ".")
+	if !ok {
+		return nil, errBadState
+	}
+	payload, err1 := enc.DecodeString(p)
+	mac, err2 := enc.DecodeString(m)
+	if err1 != nil || err2 != nil || !hmac.Equal(mac, s.mac(payload)) {
+		return nil, errBadState
+	}
+	var st roundState
+	if json.Unmarshal(payload, &st) != nil {
+		return nil, errBadState
+	}
+	if st.Kind != kind || st.Name != name || !hmac.Equal(st.Args, args) || st.Caller != caller ||
+		s.now().Unix() > st.Expires || s.isSpent(st.Chain) {
+		return nil, errBadState
+	}
+	return &st, nil
+}
+
+func (s *stateSigner) isSpent(chain string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.spent[chain]
+	return ok
+}
+
+// claim spends the chain of a state whose call completes; false if another
+// retry spent it first.
+func (s *stateSigner) claim(st *roundState) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, spent := s.spent[st.Chain]; spent {
+		return false
+	}
+	now := s.now().Unix()
+	for c, exp := range s.spent {
+		if exp < now {
+			delete(s.spent, c)
+		}
+	}
+	s.spent[st.Chain] = st.Expires
+	return true
+}
+
+// argsDigest is the SHA-256 of decoded arguments, re-encoded: the same for
+// the same arguments whatever their order on the wire.
+func argsDigest(args any) []byte {
+	b, _ := json.Marshal(args)
+	sum := sha256.Sum256(b)
+	return sum[:]
+}

@@ -1,0 +1,168 @@
+package runtime
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/suggest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Sampling with tools (2025-11-25): a sample step offers tools of the
+// config to the client's model and runs the calls it asks for, turn by
+// turn, up to a bound.
+
+// defaultMaxTurns bounds the rounds of tool calls of a sample step.
+const defaultMaxTurns = 5
+
+// errNoSamplingTools is the failure of a step offering tools to a client
+// that cannot pass them to its model.
+var errNoSamplingTools = errors.New("the client's model cannot be offered tools: " +
+	"the client did not declare sampling with tools (capabilities.sampling.tools)")
+
+// offer is a sample step's list of tools, checked once every tool is built.
+type offer struct {
+	f     *load.File
+	path  string // tools[i].steps[j].sample
+	owner string // the tool whose step it is
+	names []string
+}
+
+// offerTools records the tools a sample step offers.
+func (b *builder) offerTools(f *load.File, path string, sm *spec.SampleStep, s *step) {
+	if len(sm.Tools) == 0 {
+		if sm.ToolChoice != "" || sm.MaxTurns != 0 {
+			b.errorf(f, path, "tool_choice and max_turns are for a sample step that offers tools")
+		}
+		return
+	}
+	if sm.MaxTurns < 0 {
+		b.errorf(f, path+".max_turns", "max_turns must not be negative, got %d", sm.MaxTurns)
+	}
+	s.offer, s.toolChoice, s.maxTurns = sm.Tools, cmp.Or(sm.ToolChoice, "auto"), cmp.Or(sm.MaxTurns, defaultMaxTurns)
+	toolPath, _, _ := strings.Cut(path, ".steps")
+	owner := ""
+	if n := f.Node(toolPath + ".name"); n != nil {
+		owner = n.Value
+	}
+	b.offers = append(b.offers, offer{f: f, path: path, owner: owner, names: sm.Tools})
+}
+
+// checkOffers reports offered tools that do not exist or that offer tools
+// themselves (a model could then call tools without end).
+func (b *builder) checkOffers() {
+	var declared []string
+	for key := range b.seen {
+		if name, ok := strings.CutPrefix(key, "tool:"); ok {
+			declared = append(declared, name)
+		}
+	}
+	slices.Sort(declared)
+	for _, o := range b.offers {
+		for i, name := range o.names {
+			p := fmt.Sprintf("%s.tools[%d]", o.path, i)
+			t, ok := b.srv.toolIndex[name]
+			switch {
+			case !ok && slices.Contains(declared, name):
+				// declared, but broken: reported where it is defined
+			case !ok:
+				b.diag(o.f, load.Error, p, fmt.Sprintf("unknown tool %q", name), suggest.DidYouMean(name, declared))
+			case name == o.owner || offersTools(t):
+				b.diag(o.f, load.Error, p, fmt.Sprintf("tool %q offers tools to the model itself", name),
+					"offer only tools whose steps do not sample with tools, so that calls cannot nest without end")
+			}
+		}
+	}
+}
+
+func offersTools(t *tool) bool {
+	return slices.ContainsFunc(t.steps, func(s *step) bool { return len(s.offer) > 0 })
+}
+
+// sampleWithTools asks the client's model, offering the step's tools, and
+// answers its tool calls until it stops asking or the turns run out; then
+// it must answer without tools.
+func (s *Server) sampleWithTools(ctx context.Context, st *step, prompt string, data map[string]any, ss stepSession) (any, error) {
+	if !ss.samplingTools() {
+		return nil, errNoSamplingTools
+	}
+	system, err := execOptional(st.system, data)
+	if err != nil {
+		return nil, err
+	}
+	p := &mcp.CreateMessageWithToolsParams{MaxTokens: st.maxTokens, SystemPrompt: system, Temperature: st.temperature,
+		Messages:   []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: prompt}}}},
+		ToolChoice: &mcp.ToolChoice{Mode: st.toolChoice}}
+	for _, name := range st.offer {
+		p.Tools = append(p.Tools, s.toolIndex[name].def)
+	}
+	calls := 0
+	for turn := 0; ; turn++ {
+		if turn == st.maxTurns {
+			p.ToolChoice = &mcp.ToolChoice{Mode: "none"} // the last word, without tools
+		}
+		res, err := ss.createMessageWithTools(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("asking the client's model: %w", err)
+		}
+		uses := toolUses(res.Content)
+		if len(uses) == 0 || turn == st.maxTurns {
+			return sampled(res, calls), nil
+		}
+		p.Messages = append(p.Messages, &mcp.SamplingMessageV2{Role: "assistant", Content: res.Content},
+			&mcp.SamplingMessageV2{Role: "user", Content: s.runToolUses(ctx, st, uses, ss)})
+		calls += len(uses)
+	}
+}
+
+func toolUses(cs []mcp.Content) []*mcp.ToolUseContent {
+	var out []*mcp.ToolUseContent
+	for _, c := range cs {
+		if u, ok := c.(*mcp.ToolUseContent); ok {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// runToolUses runs the tool calls the model asked for, in order, and
+// returns their results; a call of a tool not offered is an error result.
+func (s *Server) runToolUses(ctx context.Context, st *step, uses []*mcp.ToolUseContent, ss stepSession) []mcp.Content {
+	out := make([]mcp.Content, 0, len(uses))
+	for _, u := range uses {
+		var res *mcp.CallToolResult
+		t := s.toolIndex[u.Name]
+		switch {
+		case !slices.Contains(st.offer, u.Name):
+			res = errorResult(fmt.Sprintf("tool %q was not offered; call one of %s", u.Name, strings.Join(st.offer, ", ")))
+		case !auth.CallerFrom(ctx).HasScopes(t.scopes):
+			res = errorResult(fmt.Sprintf("%q needs the scope(s) %s, which this caller was not granted", u.Name, strings.Join(t.scopes, " ")))
+		default:
+			raw, _ := json.Marshal(u.Input)
+			res = s.call(ctx, t, raw, ss, nil)
+		}
+		out = append(out, &mcp.ToolResultContent{ToolUseID: u.ID, Content: res.Content,
+			StructuredContent: res.StructuredContent, IsError: res.IsError})
+	}
+	return out
+}
+
+// sampled is a sample step's result: the model's last answer.
+func sampled(res *mcp.CreateMessageWithToolsResult, calls int) map[string]any {
+	var text []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text = append(text, tc.Text)
+		}
+	}
+	return map[string]any{"model": res.Model, "role": string(res.Role), "stop_reason": res.StopReason,
+		"text": strings.Join(text, "\n"), "tool_calls": int64(calls)}
+}

@@ -1,0 +1,152 @@
+package runtime
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestTasks2026MissingCapability: a 2026 task that needs the user, for a
+// client that did not declare elicitation, fails with -32021 rather than
+// waiting for an answer that cannot come.
+func TestTasks2026MissingCapability(t *testing.T) {
+	srv := mustCompile(t, tasksConfig, nil)
+	c := rawSession(t, srv)
+	params := call2026(map[string]any{"name": "confirm_delete"}, true)
+	caps := params["_meta"].(map[string]any)[mcp.MetaKeyClientCapabilities].(map[string]any)
+	delete(caps, "elicitation")
+	id := c.must("tools/call", params)["taskId"].(string)
+	got := c.pollUntil(id, meta2026(true), "failed", "completed", "input_required")
+	e, _ := got["error"].(map[string]any)
+	if got["status"] != "failed" || e["code"] != float64(codeMissingCapability) || got["result"] != nil {
+		t.Errorf("task = %v; want failed with -32021 and no result", got)
+	}
+}
+
+// call2026 makes params a 2026-07-28 request, declaring the tasks
+// extension or not.
+func call2026(params map[string]any, tasks bool) map[string]any {
+	params["_meta"] = meta2026(tasks)
+	return params
+}
+
+// TestTasks2026Lifecycle: with the extension declared on the request, the
+// server answers a flat task; tasks/get inlines the result when done; a
+// tool error completes the task; cancel is acknowledged, also twice.
+func TestTasks2026Lifecycle(t *testing.T) {
+	srv := mustCompile(t, tasksConfig, nil)
+	c := rawSession(t, srv)
+	created := c.must("tools/call", call2026(map[string]any{"name": "greet", "arguments": map[string]any{"name": "Ada"}}, true))
+	if created["resultType"] != "task" || created["ttlMs"] != float64(600000) || created["pollIntervalMs"] != float64(250) {
+		t.Errorf("created = %v; want resultType task, ttlMs 600000, pollIntervalMs 250", created)
+	}
+	for _, k := range []string{"task", "ttl", "pollInterval", "requestState"} {
+		if _, ok := created[k]; ok {
+			t.Errorf("created has %q: %v", k, created)
+		}
+	}
+	id := created["taskId"].(string)
+	got := c.pollUntil(id, meta2026(true), "completed")
+	want := map[string]any{"content": []any{map[string]any{"type": "text", "text": "Hello, Ada!"}}}
+	if diff := cmp.Diff(want, got["result"]); diff != "" || got["resultType"] != "complete" {
+		t.Errorf("tasks/get result (-want +got):\n%s\n%v", diff, got)
+	}
+
+	failing := c.must("tools/call", call2026(map[string]any{"name": "failing"}, true))["taskId"].(string)
+	got = c.pollUntil(failing, meta2026(true), "completed", "failed")
+	if res, _ := got["result"].(map[string]any); got["status"] != "completed" || res["isError"] != true {
+		t.Errorf("a tool error = %v; want completed with isError", got)
+	}
+
+	slow := c.must("tools/call", call2026(map[string]any{"name": "slow", "task": map[string]any{"ttl": 1}}, true))["taskId"].(string)
+	for range 2 {
+		ack := c.must("tasks/cancel", call2026(map[string]any{"taskId": slow}, true))
+		delete(ack, "_meta") // the SDK's serverInfo
+		if len(ack) != 1 || ack["resultType"] != "complete" {
+			t.Errorf("tasks/cancel = %v; want an empty ack", ack)
+		}
+	}
+	c.pollUntil(slow, meta2026(true), "cancelled")
+}
+
+// TestTasks2026Discover: server/discover advertises the extension, not the
+// 2025-11-25 capabilities.tasks; initialize keeps the latter.
+func TestTasks2026Discover(t *testing.T) {
+	srv := mustCompile(t, tasksConfig, nil)
+	c := rawSession(t, srv)
+	caps := c.must("server/discover", map[string]any{"_meta": meta2026(true)})["capabilities"].(map[string]any)
+	if ext, _ := caps["extensions"].(map[string]any); ext[tasksExtension] == nil || caps["tasks"] != nil {
+		t.Errorf("discover capabilities = %v; want the extension and no tasks", caps)
+	}
+	if caps := rawSession(t, srv).initialize(nil)["capabilities"].(map[string]any); caps["tasks"] == nil {
+		t.Errorf("initialize capabilities = %v; want tasks", caps)
+	}
+}
+
+// TestTasks2026Refusals: the extension's errors.
+func TestTasks2026Refusals(t *testing.T) {
+	srv := mustCompile(t, tasksConfig, nil)
+	c := rawSession(t, srv)
+	id := c.must("tools/call", call2026(map[string]any{"name": "greet"}, true))["taskId"].(string)
+	for _, tt := range []struct {
+		name   string
+		method string
+		params map[string]any
+		code   int64
+	}{
+		{"required task, no extension", "tools/call", call2026(map[string]any{"name": "slow"}, false), codeMissingCapability},
+		{"get without extension", "tasks/get", call2026(map[string]any{"taskId": id}, false), codeMissingCapability},
+		{"cancel without extension", "tasks/cancel", call2026(map[string]any{"taskId": id}, false), codeMissingCapability},
+		{"update without extension", "tasks/update", call2026(map[string]any{"taskId": id}, false), codeMissingCapability},
+		{"tasks/result", "tasks/result", call2026(map[string]any{"taskId": id}, true), jsonrpc.CodeMethodNotFound},
+		{"tasks/list", "tasks/list", call2026(map[string]any{}, true), jsonrpc.CodeMethodNotFound},
+		{"unknown id", "tasks/get", call2026(map[string]any{"taskId": "nope"}, true), jsonrpc.CodeInvalidParams},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := c.call(tt.method, tt.params)
+			if err == nil || err.Code != tt.code {
+				t.Fatalf("%s: error %v; want code %d", tt.method, err, tt.code)
+			}
+			if tt.code == codeMissingCapability && string(err.Data) != `{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}` {
+				t.Errorf("data = %s", err.Data)
+			}
+		})
+	}
+	// an optional-task tool from a client without the extension: a plain result
+	if got := c.must("tools/call", call2026(map[string]any{"name": "greet", "arguments": map[string]any{"name": "x"}}, false)); textContent(got) != "Hello, x!" {
+		t.Errorf("plain call = %v", got)
+	}
+}
+
+// TestTasks2026Input: a task's elicitation becomes an input request on the
+// task; tasks/update answers it (an unknown key is ignored) and the task
+// goes on.
+func TestTasks2026Input(t *testing.T) {
+	srv := mustCompile(t, tasksConfig, nil)
+	c := rawSession(t, srv)
+	id := c.must("tools/call", call2026(map[string]any{"name": "confirm_delete"}, true))["taskId"].(string)
+	got := c.pollUntil(id, meta2026(true), "input_required")
+	reqs := got["inputRequests"].(map[string]any)
+	if len(reqs) != 1 {
+		t.Fatalf("inputRequests = %v; want one", reqs)
+	}
+	var key string
+	for k, v := range reqs {
+		key = k
+		if m := v.(map[string]any); m["method"] != "elicitation/create" {
+			t.Errorf("input request = %v; want an elicitation", m)
+		}
+	}
+	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{"other": map[string]any{"action": "decline"}}}, true))
+	if again := c.pollUntil(id, meta2026(true), "input_required", "completed"); again["status"] != "input_required" {
+		t.Errorf("an answer to an unknown key moved the task to %v", again["status"])
+	}
+	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}}, true))
+	done := c.pollUntil(id, meta2026(true), "completed")
+	if res := done["result"].(map[string]any); textContent(res) != "deleted: true" {
+		t.Errorf("result = %v", res)
+	}
+}

@@ -1,0 +1,110 @@
+package transport_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestServeStdioBothEras: over stdio a 2026-07-28 request is served without
+// initialize, server/discover lists every version served, and results
+// carry resultType.
+func TestServeStdioBothEras(t *testing.T) {
+	t.Parallel()
+	srv, _ := build(t, nil, stepsConfig, nil)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	in := strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"new"},` + meta + `}}`,
+	}, "\n") + "\n")
+	var out bytes.Buffer
+	if err := transport.ServeStdio(context.Background(), srv, in, &out, transport.StdioOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var discover struct {
+		Result struct {
+			SupportedVersions []string `json:"supportedVersions"`
+		} `json:"result"`
+	}
+	var call struct {
+		Result struct {
+			ResultType string `json:"resultType"`
+		} `json:"result"`
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &discover) != nil || json.Unmarshal([]byte(lines[1]), &call) != nil {
+		t.Fatalf("stdout:\n%s", out.String())
+	}
+	if diff := cmp.Diff(mcp.SupportedProtocolVersions(), discover.Result.SupportedVersions); diff != "" {
+		t.Errorf("discover's versions (-want +got):\n%s", diff)
+	}
+	if call.Result.ResultType != "complete" {
+		t.Errorf("tools/call: resultType %q, want complete\n%s", call.Result.ResultType, lines[1])
+	}
+}
+
+// TestDiscoverOverHTTP: the default endpoint's server/discover lists the
+// versions of both eras.
+func TestDiscoverOverHTTP(t *testing.T) {
+	t.Parallel()
+	_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{})
+	_, r := modernCall(t, base, "server/discover", map[string]any{}, `{}`, nil)
+	got, _ := json.Marshal(r["result"].(map[string]any)["supportedVersions"])
+	want, _ := json.Marshal(mcp.SupportedProtocolVersions())
+	if string(got) != string(want) {
+		t.Errorf("supportedVersions %s, want %s", got, want)
+	}
+}
+
+const cacheConfig = `
+version: 1
+server:
+  cache_hint: {ttl: 1m}
+tools:
+  - {name: a, description: d, content: [{text: a}]}
+  - {name: b, description: d, content: [{text: b}], cache_hint: {ttl: 10s}}
+prompts:
+  - {name: p, description: d, messages: [{text: p}], cache_hint: {ttl: 5m, scope: private}}
+resources:
+  - {uri: "test://fresh", name: fresh, text: f, cache_hint: {ttl: 2h}}
+  - {uri: "test://plain", name: plain, text: p}
+resource_templates:
+  - {uri_template: "test://t/{id}", name: t, text: "{{ .args.id }}"}
+`
+
+// TestCachingHints: list and read results carry the configured ttlMs and
+// cacheScope: a list the shortest TTL of its entries, private if any is.
+func TestCachingHints(t *testing.T) {
+	t.Parallel()
+	_, base, _ := serve(t, nil, cacheConfig, nil, transport.HTTPOptions{})
+	for _, tt := range []struct {
+		method string
+		params map[string]any
+		ttl    float64
+		scope  string
+	}{
+		{"server/discover", map[string]any{}, 60000, "public"},
+		{"tools/list", map[string]any{}, 10000, "public"},
+		{"prompts/list", map[string]any{}, 300000, "private"},
+		{"resources/list", map[string]any{}, 60000, "public"},
+		{"resources/templates/list", map[string]any{}, 60000, "public"},
+		{"resources/read", map[string]any{"uri": "test://fresh"}, 7200000, "public"},
+		{"resources/read", map[string]any{"uri": "test://plain"}, 60000, "public"},
+	} {
+		h := map[string]string{}
+		if uri, ok := tt.params["uri"].(string); ok {
+			h["Mcp-Name"] = uri
+		}
+		_, r := modernCall(t, base, tt.method, tt.params, `{}`, h)
+		res, _ := r["result"].(map[string]any)
+		if res["ttlMs"] != tt.ttl || res["cacheScope"] != tt.scope {
+			t.Errorf("%s %v: ttlMs %v, cacheScope %v; want %v, %s", tt.method, tt.params, res["ttlMs"], res["cacheScope"], tt.ttl, tt.scope)
+		}
+	}
+}
