@@ -96,13 +96,41 @@ type IdPOptions struct {
 	Backend string
 }
 
-// StartIdP runs the provider until the test ends.
+// StartIdP runs the provider until the test ends. A provider that has not
+// answered its discovery document after startWait is stopped and started
+// again (at most startAttempts times), with what it printed and the state
+// of its process logged: Node under a loaded machine has been seen to sit
+// before listening, and one slow start must not fail the suite.
 func StartIdP(t testing.TB, o IdPOptions) *IdP {
 	t.Helper()
 	dir := nodeDir(t)
-	if o.Port == 0 {
-		o.Port = FreePort(t)
+	pick := o.Port == 0
+	var last string
+	for attempt := 1; attempt <= startAttempts; attempt++ {
+		if pick {
+			o.Port = FreePort(t)
+		}
+		idp, out := startIdP(t, dir, o)
+		why := idp.waitReady(startWait)
+		if why == "" {
+			t.Cleanup(idp.Stop)
+			return idp
+		}
+		last = fmt.Sprintf("attempt %d on port %d: %s\n%s", attempt, o.Port, why, out)
+		idp.Stop()
+		t.Logf("the identity provider did not start, trying again: %s", last)
 	}
+	t.Fatalf("the identity provider did not start after %d attempts; last: %s", startAttempts, last)
+	return nil
+}
+
+const (
+	startAttempts = 3
+	startWait     = 20 * time.Second
+)
+
+func startIdP(t testing.TB, dir string, o IdPOptions) (*IdP, *syncBuffer) {
+	t.Helper()
 	cmd := exec.Command("node", "provider.mjs")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PORT="+strconv.Itoa(o.Port), "MCP_RESOURCE="+o.Resource,
@@ -116,17 +144,17 @@ func StartIdP(t testing.TB, o IdPOptions) *IdP {
 	idp := &IdP{Issuer: fmt.Sprintf("http://127.0.0.1:%d", o.Port), cmd: cmd, exited: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(idp.exited) }()
 	idp.JWKSURL, idp.IntrospectionURL = idp.Issuer+"/jwks", idp.Issuer+"/token/introspection"
-	t.Cleanup(idp.Stop)
-	idp.waitReady(t, out)
-	return idp
+	return idp, out
 }
 
-// waitReady waits until the provider answers its discovery document.
-func (idp *IdP) waitReady(t testing.TB, out *syncBuffer) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+// waitReady waits until the provider answers its discovery document, and
+// says why not otherwise.
+func (idp *IdP) waitReady(wait time.Duration) string {
+	probe := &http.Client{Timeout: 2 * time.Second}
+	deadline := time.Now().Add(wait)
+	var lastErr error
 	for time.Now().Before(deadline) {
-		resp, err := http.Get(idp.Issuer + "/.well-known/openid-configuration")
+		resp, err := probe.Get(idp.Issuer + "/.well-known/openid-configuration")
 		if err == nil {
 			var meta struct {
 				JWKS  string `json:"jwks_uri"`
@@ -136,16 +164,38 @@ func (idp *IdP) waitReady(t testing.TB, out *syncBuffer) {
 			resp.Body.Close()
 			if err == nil && meta.JWKS != "" {
 				idp.JWKSURL, idp.IntrospectionURL = meta.JWKS, meta.Intro
-				return
+				return ""
+			}
+			if err == nil {
+				err = fmt.Errorf("status %d without jwks_uri", resp.StatusCode)
 			}
 		}
+		lastErr = err
 		select {
 		case <-idp.exited:
-			t.Fatalf("the identity provider exited:\n%s", out)
+			return fmt.Sprintf("it exited (%v)", idp.cmd.ProcessState)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-	t.Fatalf("the identity provider did not start:\n%s", out)
+	return fmt.Sprintf("no discovery document after %v (last probe: %v; process %s)", wait, lastErr, procState(idp.cmd.Process.Pid))
+}
+
+// procState describes a process from /proc, for a start that hangs.
+func procState(pid int) string {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return err.Error()
+	}
+	var state string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "State:") || strings.HasPrefix(l, "Threads:") || strings.HasPrefix(l, "VmRSS:") {
+			state += strings.Join(strings.Fields(l), " ") + "; "
+		}
+	}
+	if w, err := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", pid)); err == nil {
+		state += "wchan " + string(w)
+	}
+	return state
 }
 
 // Stop ends the provider.
