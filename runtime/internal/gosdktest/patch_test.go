@@ -232,13 +232,15 @@ func main() {
 	cmd := exec.Command("go", "run", ".")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-	out, err := cmd.CombinedOutput()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr // go run reports downloads there; only stdout is the answer
+	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("running a program against %s@%s: %v\n%s", sdkModule, version, err, out)
+		t.Fatalf("running a program against %s@%s: %v\n%s", sdkModule, version, err, stderr.String())
 	}
 	got, err := strconv.ParseUint(strings.TrimSpace(string(out)), 10, 64)
 	if err != nil {
-		t.Fatalf("unexpected output %q", out)
+		t.Fatalf("unexpected output %q (stderr %q)", out, stderr.String())
 	}
 	t.Logf("upstream %s allocates %d bytes to decode a request", version, got)
 	if got < freshBufferBytes {
