@@ -36,6 +36,7 @@ func commands() []command {
 		{"serve", "serve a config over stdio or Streamable HTTP", runServe},
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
+		{"test", "run the behaviour tests written beside configs (*.test.yaml)", runTest},
 		{"schema", "print the JSON Schema of the config file", runSchema},
 		{"import", "write a config from an API description (openapi, graphql)", runImport},
 		{"pack", "bundle configs for desktop clients (MCPB) or the MCP registry", runPack},

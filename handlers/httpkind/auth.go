@@ -276,6 +276,9 @@ func postToken(ctx context.Context, c *http.Client, endpoint, id, secret, form s
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	req.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+	if rt := handlers.Transport(ctx, nil); rt != nil {
+		c = &http.Client{Transport: rt, CheckRedirect: noRedirects}
+	}
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, 0, transportError(err)
