@@ -11,7 +11,9 @@ import (
 
 // callTool calls the case's tool, asking for progress.
 func (out *outcome) callTool(ctx context.Context, cs *mcp.ClientSession, c *Case) error {
-	p := &mcp.CallToolParams{Name: c.Call, Arguments: orEmpty(c.Args)}
+	// clients of protocol 2026-07-28 give the log level with each request
+	//lint:ignore SA1019 logging is deprecated in 2026-07-28 but still served
+	p := &mcp.CallToolParams{Name: c.Call, Arguments: orEmpty(c.Args), Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}}
 	p.SetProgressToken("mcpgen-test")
 	res, err := cs.CallTool(ctx, p)
 	if err != nil {

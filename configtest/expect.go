@@ -192,9 +192,10 @@ func shape(v any) string {
 }
 
 // afterCall fails the case for requests no exchange answered and stubs no
-// command used.
-func (cr *caseRun) afterCall(t *replayer, st *stubs) {
-	for _, miss := range t.missed() {
+// command used; it reports whether every request was answered.
+func (cr *caseRun) afterCall(t *replayer, st *stubs) bool {
+	misses := t.missed()
+	for _, miss := range misses {
 		cr.fail([]string{"name"}, "", miss)
 	}
 	cr.r.recorded = t.recordedExchanges()
@@ -202,4 +203,5 @@ func (cr *caseRun) afterCall(t *replayer, st *stubs) {
 		cr.fail([]string{"stubs"}, fmt.Sprintf(".stubs[%d]", i),
 			fmt.Sprintf("no command ran that the stub of %q replaces", cmpOr(st.list[i].Command, "every command")))
 	}
+	return len(misses) == 0
 }

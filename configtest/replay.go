@@ -97,7 +97,7 @@ func (r *replayer) find(req *http.Request, body []byte) *Exchange {
 func (r *replayer) miss(req *http.Request, body []byte) string {
 	msg := fmt.Sprintf("unrecorded request %s %s", req.Method, req.URL.Redacted())
 	if len(body) > 0 {
-		msg += " with body " + quote(string(body))
+		msg += " with body " + shorten(string(body))
 	}
 	if len(r.exchanges) == 0 {
 		return msg + "; this test has no exchanges: run `mcpgen test --record` against the real API, or write them under http:"
@@ -113,6 +113,14 @@ func (r *replayer) miss(req *http.Request, body []byte) string {
 		}
 	}
 	return fmt.Sprintf("%s; nearest recorded: %s %s (%s differs)", msg, cmpOr(best.Request.Method, "GET"), best.Request.URL, why)
+}
+
+// shorten bounds a body quoted in a message.
+func shorten(s string) string {
+	if len(s) > maxShown {
+		return s[:maxShown] + "…"
+	}
+	return s
 }
 
 // matchScore ranks how near a request came by the first thing that
