@@ -127,7 +127,7 @@ func (cr *caseRun) checkJSON(want map[string]any, out *outcome) {
 	}
 }
 
-func sortedKeys(m map[string]any) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -18,6 +18,14 @@ type File struct {
 	// `:memory:`, give a base URL, a dummy token. Variables still unset
 	// are left empty (as with validate --skip-env) unless the tests record.
 	Env map[string]string `yaml:"env,omitempty"`
+	// NeedsEnv lists environment variables the tests need, such as the DSN
+	// of a database server: while one is unset, every case is reported as
+	// skipped, saying which.
+	NeedsEnv []string `yaml:"needs_env,omitempty"`
+	// Seed runs SQL on entries of `backends` before every case, by backend
+	// name, before the case's own seed: create the tables a database
+	// server's tests need (idempotently: DROP ... IF EXISTS first).
+	Seed map[string]string `yaml:"seed,omitempty"`
 	// Tests are the cases, run in order, each against a server built
 	// afresh (an in-memory database starts empty again, from its init
 	// script).
@@ -93,7 +101,9 @@ type Request struct {
 	// Body is the request's body as text; when it is JSON, it matches any
 	// body holding the same JSON value. Not given: any body matches.
 	Body string `yaml:"body,omitempty" mcpgen:"at_most_one=body"`
-	// JSON is the request's body as a JSON value written in YAML.
+	// JSON is the request's body as a JSON value written in YAML. An
+	// object matches a body holding at least its keys, with matching
+	// values: `json: {variables: {id: "7"}}` leaves a GraphQL query out.
 	JSON any `yaml:"json,omitempty" mcpgen:"at_most_one=body"`
 }
 

@@ -46,6 +46,8 @@ func WriteText(w io.Writer, all []*SuiteResult) {
 		}
 		for _, r := range s.Results {
 			switch {
+			case r.Skipped && r.SkipReason != "":
+				fmt.Fprintf(w, "--- SKIP: %s (%s)\n", r.Name, r.SkipReason)
 			case r.Skipped:
 			case len(r.Failures) > 0:
 				fmt.Fprintf(w, "--- FAIL: %s (%s:%d:%d, %.2fs)\n", r.Name, r.Pos.File, r.Pos.Line, r.Pos.Col, r.Elapsed.Seconds())

@@ -48,8 +48,10 @@ type Result struct {
 	// Failures say what went wrong, each where the broken expectation is
 	// written; none when the case passed.
 	Failures load.Diagnostics
-	// Skipped is set for a case that --run left out.
-	Skipped bool
+	// Skipped is set for a case that did not run: --run left it out, or
+	// a variable it needs is unset (SkipReason says which).
+	Skipped    bool
+	SkipReason string
 	// Elapsed is how long the case took, for reports.
 	Elapsed time.Duration
 	// recorded are the exchanges it recorded.
@@ -68,6 +70,10 @@ func Run(ctx context.Context, s *Suite, opts Options) ([]*Result, error) {
 		results = append(results, r)
 		if opts.Run != nil && !opts.Run.MatchString(c.Name) {
 			r.Skipped = true
+			continue
+		}
+		if v := s.unsetNeed(c, opts); v != "" {
+			r.Skipped, r.SkipReason = true, v+" is not set"
 			continue
 		}
 		start := time.Now()
@@ -141,6 +147,17 @@ func (s *Suite) secrets(c *Case, opts Options) []string {
 	return out
 }
 
+// unsetNeed returns the first variable of needs_env that is unset.
+func (s *Suite) unsetNeed(c *Case, opts Options) string {
+	lookup := s.lookup(c, opts)
+	for _, v := range s.File.NeedsEnv {
+		if val, ok := lookup(v); !ok || val == "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // lookup reads the case's variables, then the file's, then the process's.
 func (s *Suite) lookup(c *Case, opts Options) load.LookupEnv {
 	process := opts.LookupEnv
@@ -172,23 +189,46 @@ func (cr *caseRun) known(srv *runtime.Server) bool {
 	return false
 }
 
-// seed runs the case's SQL on the backends it names.
+// seed runs the file's SQL, then the case's, on the backends they name.
 func (cr *caseRun) seed(ctx context.Context, srv *runtime.Server) bool {
 	ok := true
-	for name, text := range cr.c.Seed {
-		b, found := srv.Backend(name)
-		db, isSQL := b.(sqlkind.Database)
-		if !found || !isSQL {
-			cr.fail([]string{"seed", name}, ".seed."+name, fmt.Sprintf("no sql backend %q in the config", name))
+	for _, from := range []struct {
+		at []string
+		m  map[string]string
+	}{{nil, cr.s.File.Seed}, {[]string{"seed"}, cr.c.Seed}} {
+		for _, name := range sortedKeys(from.m) {
+			err := seedOne(ctx, srv, name, from.m[name])
+			if err == nil {
+				continue
+			}
 			ok = false
-			continue
-		}
-		if err := exec(ctx, db, text); err != nil {
-			cr.fail([]string{"seed", name}, ".seed."+name, "seeding: "+err.Error())
-			ok = false
+			if from.at == nil {
+				cr.failFile(name, err)
+			} else {
+				cr.fail([]string{"seed", name}, ".seed."+name, err.Error())
+			}
 		}
 	}
 	return ok
+}
+
+// failFile fails the case at the file's seed of a backend.
+func (cr *caseRun) failFile(name string, err error) {
+	rep := load.NewReporter(cr.s.Path, cr.s.src, &cr.r.Failures)
+	n := load.Field(load.Field(cr.s.root, "seed"), name)
+	rep.At(n, "seed."+name, err.Error(), "")
+}
+
+func seedOne(ctx context.Context, srv *runtime.Server, name, text string) error {
+	b, found := srv.Backend(name)
+	db, isSQL := b.(sqlkind.Database)
+	if !found || !isSQL {
+		return fmt.Errorf("no sql backend %q in the config", name)
+	}
+	if err := exec(ctx, db, text); err != nil {
+		return fmt.Errorf("seeding: %w", err)
+	}
+	return nil
 }
 
 func exec(ctx context.Context, db sqlkind.Database, text string) error {
