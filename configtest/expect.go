@@ -35,7 +35,7 @@ func (cr *caseRun) check(out *outcome) {
 	defer out.mu.Unlock()
 	for j, l := range e.Logs {
 		if l != nil && !slices.ContainsFunc(out.logs, l.matches) {
-			cr.fail([]string{"expect", "logs"}, fmt.Sprintf(".expect.logs[%d]", j),
+			cr.fail([]string{"expect", "logs", strconv.Itoa(j)}, fmt.Sprintf(".expect.logs[%d]", j),
 				fmt.Sprintf("no %s log message containing %q among %d: %s", cmpOr(l.Level, "any"), l.Contains, len(out.logs), logsText(out.logs)))
 		}
 	}
@@ -200,7 +200,7 @@ func (cr *caseRun) afterCall(t *replayer, st *stubs) bool {
 	}
 	cr.r.recorded = t.recordedExchanges()
 	for _, i := range st.unused() {
-		cr.fail([]string{"stubs"}, fmt.Sprintf(".stubs[%d]", i),
+		cr.fail([]string{"stubs", strconv.Itoa(i)}, fmt.Sprintf(".stubs[%d]", i),
 			fmt.Sprintf("no command ran that the stub of %q replaces", cmpOr(st.list[i].Command, "every command")))
 	}
 	return len(misses) == 0

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -159,6 +160,9 @@ func (s *Suite) at(i int, keys ...string) *yaml.Node {
 	n := s.caseNode(i)
 	for _, k := range keys {
 		next := load.Field(n, k)
+		if i, err := strconv.Atoi(k); err == nil && n.Kind == yaml.SequenceNode && i < len(n.Content) {
+			next = load.Resolve(n.Content[i])
+		}
 		if next == nil {
 			return n
 		}
