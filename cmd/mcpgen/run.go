@@ -39,6 +39,7 @@ func commands() []command {
 		{"test", "run the behaviour tests written beside configs (*.test.yaml)", runTest},
 		{"schema", "print the JSON Schema of the config file", runSchema},
 		{"import", "write a config from an API description (openapi, graphql)", runImport},
+		{"client-config", "print what to add to a client's configuration to use a config", runClientConfig},
 		{"pack", "bundle configs for desktop clients (MCPB) or the MCP registry", runPack},
 		{"version", "print the version, commit and build date", runVersion},
 	}
