@@ -33,6 +33,7 @@ type stdio struct {
 
 func commands() []command {
 	return []command{
+		{"init", "write a starter config and its tests, and print client snippets", runInit},
 		{"serve", "serve a config over stdio or Streamable HTTP", runServe},
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
