@@ -105,6 +105,7 @@ func Load(path string) (*Suite, load.Diagnostics) {
 	s.root = root
 	ds = append(ds, s.check()...)
 	s.Configs = s.configPaths()
+	ds = append(ds, s.checkConfigs()...)
 	rds := s.loadRecorded()
 	return s, append(ds, rds...).Sort()
 }
@@ -119,6 +120,23 @@ func (s *Suite) configPaths() []string {
 		out = append(out, filepath.Join(dir, c))
 	}
 	return out
+}
+
+// checkConfigs reports configs that are not there.
+func (s *Suite) checkConfigs() load.Diagnostics {
+	var ds load.Diagnostics
+	r := load.NewReporter(s.Path, s.src, &ds)
+	for i, c := range s.Configs {
+		if _, err := os.Stat(c); err == nil {
+			continue
+		}
+		if n := load.Field(s.root, "config"); n != nil && i < len(n.Content) {
+			r.At(n.Content[i], fmt.Sprintf("config[%d]", i), fmt.Sprintf("no config %s", c), "")
+		} else {
+			r.At(nil, "", fmt.Sprintf("no config %s beside the tests", c), "name the config these tests are for with config: [FILE]")
+		}
+	}
+	return ds
 }
 
 // check reports what the decoder cannot: repeated names, regular
