@@ -98,25 +98,12 @@ func WriteGitHub(w io.Writer, all []*SuiteResult) {
 	}
 }
 
-var ghReplacer = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-
 func annotate(w io.Writer, d load.Diagnostic, test string) {
-	msg := d.Message
-	if d.Path != "" {
-		msg = d.Path + ": " + msg
-	}
-	if d.Hint != "" {
-		msg += "; " + d.Hint
-	}
 	title := ""
 	if test != "" {
-		title = ",title=" + ghProp("test failed: "+test)
+		title = "test failed: " + test
 	}
-	fmt.Fprintf(w, "::%s file=%s,line=%d,col=%d%s::%s\n", d.Severity, ghProp(d.File), d.Line, d.Col, title, ghReplacer.Replace(msg))
-}
-
-func ghProp(s string) string {
-	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghReplacer.Replace(s))
+	fmt.Fprintln(w, d.Annotation(title))
 }
 
 // junit is the JUnit XML report that CI systems read.

@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -32,12 +30,5 @@ func GenerateTests(file any, root string) ([]byte, error) {
 	s.ID = TestsID
 	s.Title = "mcpgen tests"
 	g.addRules(s.Definitions)
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(s); err != nil {
-		return nil, fmt.Errorf("encoding the schema: %w", err)
-	}
-	return b.Bytes(), nil
+	return encode(s)
 }
