@@ -37,7 +37,11 @@ type Suite struct {
 
 // RecordPath is the file that `--record` writes and replay reads.
 func (s *Suite) RecordPath() string {
-	return strings.TrimSuffix(s.Path, Suffix) + recordedSuffix
+	if base, ok := strings.CutSuffix(s.Path, Suffix); ok {
+		return base + recordedSuffix
+	}
+	// tests inside a config
+	return strings.TrimSuffix(s.Path, filepath.Ext(s.Path)) + ".tests" + recordedSuffix
 }
 
 // Find expands arguments into test files: a test file itself; a config
@@ -68,7 +72,7 @@ func find(arg string) ([]string, error) {
 		}
 		var out []string
 		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, Suffix) {
+			if err == nil && !d.IsDir() && isTests(p) {
 				out = append(out, p)
 			}
 			return err
@@ -80,15 +84,47 @@ func find(arg string) ([]string, error) {
 	case err != nil:
 		return nil, err
 	case st.IsDir():
-		return filepath.Glob(filepath.Join(arg, "*"+Suffix))
+		names, err := filepath.Glob(filepath.Join(arg, "*.yaml"))
+		return slices.DeleteFunc(names, func(p string) bool { return !isTests(p) }), err
 	case strings.HasSuffix(arg, Suffix):
 		return []string{arg}, nil
 	}
-	t := strings.TrimSuffix(arg, filepath.Ext(arg)) + Suffix
-	if _, err := os.Stat(t); err != nil {
-		return nil, fmt.Errorf("%s: no tests beside it; write them in %s", arg, t)
+	var out []string
+	if hasTests(arg) {
+		out = append(out, arg)
 	}
-	return []string{t}, nil
+	t := strings.TrimSuffix(arg, filepath.Ext(arg)) + Suffix
+	if _, err := os.Stat(t); err == nil {
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no tests in it or beside it; write them in %s", arg, t)
+	}
+	return out, nil
+}
+
+// isTests reports whether p is a test file or a config with tests.
+func isTests(p string) bool {
+	switch {
+	case strings.HasSuffix(p, Suffix):
+		return true
+	case strings.HasSuffix(p, recordedSuffix) || !strings.HasSuffix(p, ".yaml"):
+		return false
+	}
+	return hasTests(p)
+}
+
+// hasTests reports whether the config at p has a tests section.
+func hasTests(p string) bool {
+	data, err := regfile.Read(p, 0)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Version any `yaml:"version"`
+		Tests   any `yaml:"tests"`
+	}
+	return yaml.Unmarshal(data, &doc) == nil && doc.Version != nil && doc.Tests != nil
 }
 
 // Load reads and checks a test file and the recordings beside it.
@@ -98,7 +134,13 @@ func Load(path string) (*Suite, load.Diagnostics) {
 		return nil, load.Diagnostics{{File: path, Message: load.ReadError(err), Severity: load.Error}}
 	}
 	s := &Suite{Path: path, src: data}
-	root, ds := load.Decode(path, data, &s.File)
+	var root *yaml.Node
+	var ds load.Diagnostics
+	if strings.HasSuffix(path, Suffix) {
+		root, ds = load.Decode(path, data, &s.File)
+	} else {
+		root, ds = s.decodeSection(data)
+	}
 	if root == nil {
 		return nil, ds
 	}
@@ -108,6 +150,21 @@ func Load(path string) (*Suite, load.Diagnostics) {
 	ds = append(ds, s.checkConfigs()...)
 	rds := s.loadRecorded()
 	return s, append(ds, rds...).Sort()
+}
+
+// decodeSection decodes the tests section of a config.
+func (s *Suite) decodeSection(data []byte) (*yaml.Node, load.Diagnostics) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, load.Diagnostics{{File: s.Path, Line: 1, Message: "yaml: " + err.Error(), Severity: load.Error}}
+	}
+	root := load.Resolve(&doc)
+	n := load.Field(root, "tests")
+	if n == nil {
+		return nil, load.Diagnostics{{File: s.Path, Line: 1, Message: "no tests section", Severity: load.Error}}
+	}
+	s.File.Config = []string{filepath.Base(s.Path)}
+	return root, load.DecodeNode(s.Path, data, n, &s.File.Tests, "tests")
 }
 
 func (s *Suite) configPaths() []string {

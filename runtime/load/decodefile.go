@@ -31,6 +31,15 @@ func Decode(path string, data []byte, v any) (*yaml.Node, Diagnostics) {
 	return root, ds.Sort()
 }
 
+// DecodeNode decodes n, a node of the file at path whose contents are
+// src, into v as strictly as Decode; path names n in diagnostics.
+func DecodeNode(file string, src []byte, n *yaml.Node, v any, path string) Diagnostics {
+	var ds Diagnostics
+	dc := &decoder{d: Reporter{file: file, list: &ds, src: src}, raw: true}
+	dc.decode(n, reflect.ValueOf(v).Elem(), path)
+	return ds.Sort()
+}
+
 // NewReporter returns a Reporter that appends diagnostics about the file
 // at path, whose contents are src, to list.
 func NewReporter(path string, src []byte, list *Diagnostics) Reporter {
