@@ -13,10 +13,10 @@ import (
 
 // send sends req to the real API and records the exchange, secrets
 // scrubbed.
-func (r *replayer) send(req *http.Request, body []byte) (*http.Response, error) {
+func (r *replayer) send(req *http.Request, body []byte, next http.RoundTripper) (*http.Response, error) {
 	out := req.Clone(req.Context())
 	out.Body = io.NopCloser(bytes.NewReader(body))
-	resp, err := r.record.RoundTrip(out)
+	resp, err := next.RoundTrip(out)
 	if err != nil {
 		return nil, err
 	}

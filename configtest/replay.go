@@ -23,8 +23,8 @@ const maxBody = 16 << 20
 // recording, sends them for real and keeps what happened.
 type replayer struct {
 	exchanges []*Exchange
-	record    http.RoundTripper // nil: replay only
-	secrets   []string          // values to scrub from recordings
+	record    bool     // send requests for real and record them
+	secrets   []string // values to scrub from recordings
 	mu        sync.Mutex
 	used      []bool
 	misses    []string
@@ -38,10 +38,7 @@ func (s *Suite) transport(c *Case, opts Options, secrets []string) *replayer {
 	switch {
 	case len(c.HTTP) > 0:
 	case opts.Record:
-		r.record = opts.Transport
-		if r.record == nil {
-			r.record = http.DefaultTransport
-		}
+		r.record = true
 	default:
 		r.exchanges = s.recorded[c.Name]
 	}
@@ -49,14 +46,26 @@ func (s *Suite) transport(c *Case, opts Options, secrets []string) *replayer {
 	return r
 }
 
-// RoundTrip answers req.
-func (r *replayer) RoundTrip(req *http.Request) (*http.Response, error) {
+// roundTripperFunc makes a function a round tripper.
+type roundTripperFunc func(*http.Request) (*http.Response, error)
+
+// RoundTrip calls f.
+func (f roundTripperFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
+// wrap is the Doubles' HTTP: next is the backend's own transport, which
+// recording sends on.
+func (r *replayer) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripperFunc(func(req *http.Request) (*http.Response, error) { return r.roundTrip(req, next) })
+}
+
+// roundTrip answers req.
+func (r *replayer) roundTrip(req *http.Request, next http.RoundTripper) (*http.Response, error) {
 	body, err := readBody(req)
 	if err != nil {
 		return nil, err
 	}
-	if r.record != nil {
-		return r.send(req, body)
+	if r.record {
+		return r.send(req, body, next)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

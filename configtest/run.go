@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net/http"
 	"os"
 	"regexp"
 	"sync"
@@ -28,13 +27,11 @@ type Options struct {
 	Registry func() *handlers.Registry
 	// Run, when set, selects the cases whose name it matches.
 	Run *regexp.Regexp
-	// Record sends HTTP requests to the real APIs (through Transport) and
-	// stores the exchanges, secrets scrubbed, beside the test file; cases
-	// that write their exchanges by hand still replay them.
+	// Record sends HTTP requests to the real APIs, through each backend's
+	// own transport, and stores the exchanges, secrets scrubbed, beside the
+	// test file; cases that write their exchanges by hand still replay
+	// them.
 	Record bool
-	// Transport sends requests while recording; http.DefaultTransport
-	// when nil.
-	Transport http.RoundTripper
 	// LookupEnv reads the process's environment; os.LookupEnv when nil.
 	LookupEnv load.LookupEnv
 }
@@ -121,7 +118,7 @@ func (s *Suite) runCase(ctx context.Context, i int, c *Case, opts Options, r *Re
 	}
 	http := s.transport(c, opts, s.secrets(c, opts))
 	stubs := newStubs(c.Stubs)
-	ctx = handlers.WithDoubles(ctx, &handlers.Doubles{HTTP: http, Shell: stubs.match})
+	ctx = handlers.WithDoubles(ctx, &handlers.Doubles{HTTP: http.wrap, Shell: stubs.match})
 	out, err := cr.ask(ctx, srv)
 	if err != nil {
 		cr.fail(nil, "", err.Error())

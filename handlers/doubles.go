@@ -12,9 +12,11 @@ import (
 // on the context of a call, so only code in the same process can set them;
 // nothing a client sends can.
 type Doubles struct {
-	// HTTP, when set, sends every request of http and graphql backends
-	// (token requests included) in place of the backend's own transport.
-	HTTP http.RoundTripper
+	// HTTP, when set, wraps the transport every request of http and
+	// graphql backends (token requests included) is sent on: the round
+	// tripper it returns may answer from recordings or send the request
+	// on next, the backend's own transport (its TLS settings, its proxy).
+	HTTP func(next http.RoundTripper) http.RoundTripper
 	// Shell, when set, is asked before a shell command starts, with its
 	// argv (a script's is the shell, -c, the script, then its parameters);
 	// a non-nil Stub replaces the command.
@@ -43,10 +45,10 @@ func DoublesFrom(ctx context.Context) *Doubles {
 }
 
 // Transport returns the round tripper requests made under ctx go through:
-// the Doubles' HTTP when ctx carries one, else rt.
+// rt wrapped by the Doubles' HTTP when ctx carries one, else rt.
 func Transport(ctx context.Context, rt http.RoundTripper) http.RoundTripper {
 	if d := DoublesFrom(ctx); d != nil && d.HTTP != nil {
-		return d.HTTP
+		return d.HTTP(rt)
 	}
 	return rt
 }
