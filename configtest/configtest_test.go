@@ -192,7 +192,7 @@ func TestRecordThenReplay(t *testing.T) {
 		w.Write([]byte(`{"id":"` + strings.TrimPrefix(r.URL.Path, "/items/") + `","name":"keyboard","owner":"` + token + `"}`))
 	}))
 	dir := write(t, map[string]string{"mcpgen.yaml": apiConfig, "mcpgen.test.yaml": `env:
-  API_URL: ` + api.URL + `
+  API_URL: https://api.example.com
 tests:
   - name: an item
     call: get_item
@@ -202,8 +202,11 @@ tests:
 `})
 	path := filepath.Join(dir, "mcpgen.test.yaml")
 	env := func(name string) (string, bool) {
-		if name == "API_TOKEN" {
+		switch name {
+		case "API_TOKEN":
 			return token, true
+		case "API_URL":
+			return api.URL, true // recording: the real API's, over the file's
 		}
 		return "", false
 	}
@@ -225,7 +228,7 @@ tests:
 	changed := strings.Replace(apiConfig, `verbose: "true"`, `verbose: "false"`, 1)
 	os.WriteFile(filepath.Join(dir, "mcpgen.yaml"), []byte(changed), 0o644)
 	got := failures(run(t, path, configtest.Options{}))
-	want := regexp.MustCompile(`^an item: .*mcpgen.test.yaml:4:11: tests\[0\]: unrecorded request GET http://127.0.0.1:\d+/items/7\?verbose=false; nearest recorded: GET http://127.0.0.1:\d+/items/7\?verbose=true \(the query differs\)$`)
+	want := regexp.MustCompile(`^an item: .*mcpgen.test.yaml:4:11: tests\[0\]: unrecorded request GET https://api.example.com/items/7\?verbose=false; nearest recorded: GET /items/7\?verbose=true \(the query differs\)$`)
 	if len(got) != 1 || !want.MatchString(got[0]) {
 		t.Errorf("got %q, want one failure matching %s", got, want)
 	}

@@ -16,7 +16,8 @@ type File struct {
 	// Env sets environment variables for the config's ${VAR} references
 	// while its tests run, over the process's own: point a database at
 	// `:memory:`, give a base URL, a dummy token. Variables still unset
-	// are left empty (as with validate --skip-env) unless the tests record.
+	// are left empty (as with validate --skip-env). With --record, the
+	// process's variables win: the real API's URL and token.
 	Env map[string]string `yaml:"env,omitempty"`
 	// NeedsEnv lists environment variables the tests need, such as the DSN
 	// of a database server: while one is unset, every case is reported as

@@ -155,13 +155,19 @@ func (s *Suite) unsetNeed(c *Case, opts Options) string {
 	return ""
 }
 
-// lookup reads the case's variables, then the file's, then the process's.
+// lookup reads the case's variables, then the file's, then the process's
+// (first, when recording).
 func (s *Suite) lookup(c *Case, opts Options) load.LookupEnv {
 	process := opts.LookupEnv
 	if process == nil {
 		process = os.LookupEnv
 	}
 	return func(name string) (string, bool) {
+		// recording calls the real API: the environment's URL and token
+		// win over the stand-ins the tests give
+		if v, ok := process(name); ok && opts.Record {
+			return v, true
+		}
 		if v, ok := c.Env[name]; ok {
 			return v, true
 		}
