@@ -106,9 +106,11 @@ func (s *Suite) runCase(ctx context.Context, i int, c *Case, opts Options, r *Re
 	}}
 	srv, ds := runtime.Compile(s.Configs, load.Options{LookupEnv: s.lookup(c, opts), SkipEnv: !opts.Record},
 		runtime.BuildOptions{Registry: opts.Registry()})
-	if srv == nil {
+	if srv == nil { // the config's errors, where they are
 		for _, d := range ds {
-			r.Failures = append(r.Failures, d)
+			if d.Severity == load.Error {
+				r.Failures = append(r.Failures, d)
+			}
 		}
 		return
 	}
