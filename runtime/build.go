@@ -371,7 +371,10 @@ type decoded struct {
 }
 
 // decodeHandler resolves the kind of the handler at path and decodes its
-// settings; it returns nil after reporting a problem.
+// settings; it returns nil after reporting a problem with its kind or
+// backend. Settings that did not decode (a misspelt key, a value of the
+// wrong type) are reported, and the handler is still built, partially:
+// the rest of what the user wrote is checked too.
 func (b *builder) decodeHandler(f *load.File, path string, h *spec.Handler) *decoded {
 	kindName := h.Kind
 	if h.Backend != "" {
@@ -395,13 +398,12 @@ func (b *builder) decodeHandler(f *load.File, path string, h *spec.Handler) *dec
 		return nil
 	}
 	cfg := kind.NewConfig()
-	if !f.DecodeHandler(path, h.Body, cfg, &b.ds) {
-		return nil
-	}
-	return &decoded{cfg: cfg, env: &buildEnv{b: b, f: f, path: path, backend: h.Backend}}
+	ok = f.DecodeHandler(path, h.Body, cfg, &b.ds)
+	return &decoded{cfg: cfg, env: &buildEnv{b: b, f: f, path: path, backend: h.Backend, partial: !ok}}
 }
 
-// finishHandler builds a decoded handler.
+// finishHandler builds a decoded handler; a partial one is built only for
+// its diagnostics.
 func (b *builder) finishHandler(d *decoded) handlers.Handler {
 	env := d.env
 	hd := d.cfg.Build(env)
@@ -409,6 +411,8 @@ func (b *builder) finishHandler(d *decoded) handlers.Handler {
 		b.srv.closers = append(b.srv.closers, c)
 	}
 	switch {
+	case env.partial:
+		return nil
 	case env.Failed():
 		return nil
 	case hd == nil:
@@ -430,6 +434,10 @@ type buildEnv struct {
 	// input is the tool's input schema; nil for a resource's handler
 	input  map[string]any
 	failed bool // an error was reported
+	// partial is set when some settings did not decode: what the handler
+	// reports about settings that are not written (a required field) may
+	// be the misspelt one, and is left out.
+	partial bool
 }
 
 // Annotations implements handlers.ToolAnnotations.
@@ -445,13 +453,25 @@ func (e *buildEnv) Diag(field, msg string) { e.DiagAt(field, -1, msg) }
 func (e *buildEnv) DiagAt(field string, off int, msg string) {
 	e.failed = true
 	path := load.JoinPath(e.path, field)
+	if !e.reportable(path) {
+		return
+	}
 	d := e.b.reporter(e.f)
 	d.AtOffset(load.Error, e.f.Node(path), off, path, msg, "")
 }
 
 func (e *buildEnv) Failed() bool { return e.failed }
 
+// reportable tells whether a problem at path is worth reporting: always,
+// unless the handler is partial and path is not written in the file.
+func (e *buildEnv) reportable(path string) bool {
+	return !e.partial || path != e.path && e.f.Written(path)
+}
+
 func (e *buildEnv) Warn(field, msg string) {
+	if !e.reportable(load.JoinPath(e.path, field)) {
+		return
+	}
 	e.b.diag(e.f, load.Warning, load.JoinPath(e.path, field), msg, "")
 }
 

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
@@ -128,15 +127,12 @@ func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		msg := err.Error()
-		line := 1
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else if msg == "EOF" {
-			msg = "the file is empty; it needs at least `version: 1`"
+		if err.Error() == "EOF" {
+			*d.list = append(*d.list, Diagnostic{File: d.file, Line: 1, Severity: Error,
+				Message: "yaml: the file is empty; it needs at least `version: 1`"})
+		} else {
+			*d.list = append(*d.list, syntaxError(d.file, data, err))
 		}
-		*d.list = append(*d.list, Diagnostic{File: d.file, Line: line, Message: "yaml: " + msg, Severity: Error})
 		return nil, false
 	}
 	var extra yaml.Node

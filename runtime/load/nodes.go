@@ -109,6 +109,24 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 
 // locate finds the node at a diagnostic path below root, or the deepest
 // node on the way there.
+// Written reports whether every step of path is written in f: each key is
+// there and each index is inside its list.
+func (f *File) Written(path string) bool {
+	n := f.Root
+	for _, seg := range splitPath(path) {
+		if idx, err := strconv.Atoi(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
+			s := Resolve(n)
+			if idx >= len(s.Content) {
+				return false
+			}
+			n = s.Content[idx]
+		} else if n = Field(n, seg); n == nil {
+			return false
+		}
+	}
+	return true
+}
+
 func locate(root *yaml.Node, path string) *yaml.Node {
 	n := root
 	for _, seg := range splitPath(path) {
