@@ -81,6 +81,9 @@ type builder struct {
 	argsType types.Type // type of `args` of the tool being built, for its steps' handlers
 	// cacheBytes bounds the in-memory result cache (server.cache.max_bytes)
 	cacheBytes int64
+	// statelessAsks: a stateless server has steps that ask the client
+	statelessAsks bool
+	stateKeySet   bool // server.request_state.key is set
 }
 
 type backendEntry struct {
@@ -128,6 +131,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b.checkAppRefs()
 	b.checkOffers()
+	b.statelessKey(files)
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *newRedactor(secrets.Masked())
@@ -463,13 +467,32 @@ func (e *buildEnv) DiagAt(field string, off int, msg string) {
 func (e *buildEnv) Failed() bool { return e.failed }
 
 // reportable tells whether a problem at path is worth reporting: always,
-// unless the handler is partial and path is not written in the file.
+// unless the handler is partial and path is not written in the file, or
+// its settings at or around path drew a problem when they were decoded
+// (the same mistake, seen again).
 func (e *buildEnv) reportable(path string) bool {
-	return !e.partial || path != e.path && e.f.Written(path)
+	if !e.partial {
+		return true
+	}
+	if path == e.path || !e.f.Written(path) {
+		return false
+	}
+	for _, d := range e.b.ds {
+		if d.File == e.f.Path && d.Path != e.path && (within(path, d.Path) || within(d.Path, path)) {
+			return false
+		}
+	}
+	return true
+}
+
+// within reports whether path is base or a path under it.
+func within(path, base string) bool {
+	rest, ok := strings.CutPrefix(path, base)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }
 
 func (e *buildEnv) Warn(field, msg string) {
-	if !e.reportable(load.JoinPath(e.path, field)) {
+	if p := load.JoinPath(e.path, field); !e.reportable(p) || e.f.Skipped(p) {
 		return
 	}
 	e.b.diag(e.f, load.Warning, load.JoinPath(e.path, field), msg, "")

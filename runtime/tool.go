@@ -168,6 +168,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	roots := map[string][]string{"args": argNames(argsType)}
 	b.argsType = argsType
 	tl.steps = b.steps(f, path, t, roots)
+	b.statelessSteps(f, path, t.Confirm, t.Steps)
 	for i, c := range t.Requires {
 		if c != capSampling && c != capElicitation && c != capRoots {
 			b.errorf(f, fmt.Sprintf("%s.requires[%d]", path, i), "expected one of sampling, elicitation, roots, got %q", c)

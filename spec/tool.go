@@ -29,7 +29,12 @@ type Tool struct {
 	// Confirm asks the user to confirm the call before anything runs (an
 	// elicitation without fields), with this message, a template over
 	// `.args`. If the user declines or cancels, nothing runs and the tool
-	// returns an error result saying so. Use it on destructive tools.
+	// returns an error result saying so. Use it on destructive tools. A
+	// client that does not support elicitation cannot confirm, so its call
+	// is refused and nothing runs: an error result for clients up to
+	// 2025-11-25, the error -32021 (a missing client capability) at
+	// 2026-07-28. A stateless server cannot ask clients up to 2025-11-25
+	// at all; `validate` warns.
 	Confirm string `yaml:"confirm,omitempty"`
 	// Steps run in order before the handler or the content: log messages,
 	// progress reports, sleeps, questions to the client's model (sample) or

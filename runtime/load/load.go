@@ -40,7 +40,8 @@ type File struct {
 	// policy for them.
 	Secrets Secrets
 	src     []byte // the file's contents, to place positions inside scalars
-	// unset holds scalars whose variables were skipped as unset (SkipEnv).
+	// unset holds scalars that miss a variable: reported as unset, or
+	// skipped (SkipEnv).
 	unset   map[*yaml.Node]bool
 	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
 	skipEnv bool

@@ -37,6 +37,13 @@ func (f *File) Checkable(path string) bool {
 	return n == nil || !f.unset[Resolve(n)]
 }
 
+// Skipped reports whether the value at path is written in f with a
+// variable left unset because of Options.SkipEnv: a warning about it
+// would be about the missing variable, which the user asked not to hear.
+func (f *File) Skipped(path string) bool {
+	return f.Written(path) && f.unset[Resolve(f.Node(path))]
+}
+
 // DecodeHandler decodes the settings of the handler whose mapping is body
 // (all its keys but kind and backend) into cfg, a pointer to a backend
 // kind's configuration, as strictly as the rest of the file; path names
