@@ -209,6 +209,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: in.raw, Annotations: annotations(t), Icons: icons, Meta: app}
+	if rs, ok := tl.handler.(handlers.ResultShaper); ok && tl.out != nil {
+		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.out.doc)
+	}
 	if h, ok := tl.handler.(handlers.Hinter); ok {
 		tl.def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.def.Annotations, h.Hints())
 	}
@@ -377,4 +380,17 @@ func (b *builder) hint(f *load.File, path string, given *spec.Annotations, a *mc
 		}
 	}
 	return a
+}
+
+// checkOutput reports the ways a result of shape s can never match the
+// tool's output schema (at path): every call would fail.
+func (b *builder) checkOutput(f *load.File, path string, s *eval.Shape, schema any) {
+	for _, m := range s.Mismatches(schema) {
+		d := b.reporter(f)
+		p := path + m.Path
+		for !f.Written(p) && p != path {
+			p = p[:max(strings.LastIndexAny(p, ".["), len(path))]
+		}
+		d.At(f.Node(p), p, m.Msg, m.Hint)
+	}
 }
