@@ -84,6 +84,8 @@ type builder struct {
 	// statelessAsks: a stateless server has steps that ask the client
 	statelessAsks bool
 	stateKeySet   bool // server.request_state.key is set
+	// serverMaxResult is server.max_result, the tools' default cap
+	serverMaxResult spec.Size
 }
 
 type backendEntry struct {
@@ -226,6 +228,8 @@ func (b *builder) server(f *load.File) {
 		}
 	}
 	b.taskOptions(f, s.Tasks)
+	b.serverMaxResult = s.MaxResult
+	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
 		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}

@@ -43,6 +43,8 @@ type tool struct {
 	headers     bool     // its input schema has x-mcp-header annotations
 	interactive bool     // a step asks the client something
 	task        string   // "", optional or required: whether it runs as a task
+	maxResult   int      // bytes of text a result may hold; 0: no cap
+	pages       bool     // a result over maxResult is kept in pages
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -158,6 +160,10 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes,
 		cacheCfg: t.CacheHint}
 	tl.limit = b.toolLimit(f, path, t)
+	tl.maxResult = b.maxResult(f, path, t)
+	if tl.pages = t.Overflow == "pages"; tl.pages && b.srv.spill == nil {
+		b.srv.spill = newSpillStore()
+	}
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
