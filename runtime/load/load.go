@@ -154,6 +154,7 @@ func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
 			"repeat less through anchors and aliases")
 		return nil, false
 	}
+	splitExpressions(root, d)
 	return root, true
 }
 

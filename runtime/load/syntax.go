@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	yaml4 "go.yaml.in/yaml/v4"
+	"gopkg.in/yaml.v3"
 )
 
 // syntaxError words a YAML syntax error of data for a diagnostic: at the
@@ -35,7 +36,7 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 		// at the end of the file, the place that matters is where the
 		// unfinished construct (a quoted string, a flow list) starts
 		mark, msg = le.ContextMark, msg+" "+le.ContextMsg+" that starts here"
-	case strings.Contains(le.ContextMsg, "flow") && le.ContextMark.Line > 0:
+	case strings.Contains(le.ContextMsg, "flow") && le.ContextMark.Line > 0 && le.ContextMark.Line != mark.Line:
 		msg += " (" + le.ContextMsg + " at line " + strconv.Itoa(le.ContextMark.Line) + ")"
 	}
 	d.Line, d.Col, d.Message = mark.Line, mark.Column, "yaml: "+msg
@@ -57,10 +58,16 @@ func syntaxHint(le *yaml4.LoadError, lines []string, mark yaml4.Mark) string {
 		text = lines[line-1]
 	}
 	atTab := mark.Column > 0 && mark.Column <= len(text) && text[mark.Column-1] == '\t'
+	before := text[:min(max(mark.Column+2, 0), len(text))] // up to the mark, and a ${{ that starts there
+	inExpr := strings.Contains(before, "${{") && !strings.Contains(before, "'${{") && !strings.Contains(before, `"${{`)
 	switch {
+	case inExpr && strings.Contains(le.ContextMsg, "flow"):
+		return `inside [ ] or { }, quote an expression: "${{ … }}"`
+	case inExpr && strings.HasPrefix(le.Message, "did not find expected key"):
+		return quoteExpr
 	case strings.HasPrefix(le.Message, "mapping values are not allowed"):
 		if exprColon.MatchString(text) || strings.Contains(text, "${{") && !strings.HasPrefix(strings.TrimSpace(text), "${{") {
-			return `the ": " inside ${{ }} ends the value: quote the whole value, as in key: '${{ a ? b : c }}'`
+			return quoteExpr
 		}
 		if prev := prevLine(lines, line); indent(text) > indent(prev) && holdsValue(prev) {
 			return "this line is indented deeper than the one above; line up keys of the same mapping, or quote a value that holds \": \""
@@ -77,6 +84,30 @@ func syntaxHint(le *yaml4.LoadError, lines []string, mark yaml4.Mark) string {
 		return "a value starting with this character must be quoted"
 	}
 	return ""
+}
+
+// quoteExpr is the hint for an unquoted expression holding ": ".
+const quoteExpr = `the ": " inside ${{ }} ends the value: quote the whole value, as in key: '${{ a ? b : c }}'`
+
+// splitExpressions reports the keys of n that are the start of an unquoted
+// ${{ expression }} cut at its ": " (`- ${{ a ? b : c }}` in a list is a
+// mapping from "${{ a ? b" to "c }}"): YAML accepts it, and the value the
+// config meant is gone.
+func splitExpressions(n *yaml.Node, d Reporter) {
+	if n == nil || n.Kind == yaml.AliasNode {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.ScalarNode && k.Style == 0 && strings.HasPrefix(k.Value, "${{") && !strings.Contains(k.Value, "}}") {
+				d.At(k, "", "an unquoted ${{ }} holding \": \" was read as a mapping key", quoteExpr)
+			}
+		}
+	}
+	for _, c := range n.Content {
+		splitExpressions(c, d)
+	}
 }
 
 // prevLine returns the last line before line (1-based) that is neither
