@@ -234,7 +234,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 // declares neither args nor input_schema (a GraphQL operation's variables),
 // or nil.
 func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *decoded) *schema {
-	if d == nil || t.Args != nil || t.InputSchema != nil {
+	if d == nil || d.env.partial || t.Args != nil || t.InputSchema != nil {
 		return nil
 	}
 	is, ok := d.cfg.(handlers.InputSchemer)
