@@ -3,6 +3,7 @@ package openapi
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -201,6 +202,17 @@ func (e *emitter) scalar(n *yaml.Node, indent int, inFlow bool) {
 		e.buf = append(e.buf, n.Value...)
 		return
 	}
+	if !inFlow && n.Style == 0 && n.Tag == "!!str" && literal(n.Value) {
+		e.buf = append(e.buf, "|-"...)
+		for line := range strings.SplitSeq(n.Value, "\n") {
+			e.buf = append(e.buf, '\n')
+			if line != "" {
+				e.indent(indent + 2)
+				e.buf = append(e.buf, line...)
+			}
+		}
+		return
+	}
 	one := &yaml.Node{Kind: n.Kind, Tag: n.Tag, Value: n.Value, Style: n.Style}
 	if inFlow {
 		out := e.encode(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle, Content: []*yaml.Node{one}})
@@ -279,7 +291,7 @@ func plainAs(n *yaml.Node, inFlow bool) bool {
 }
 
 // plain reports whether s can be a plain scalar in YAML's syntax: a
-// conservative subset of the rules, printable ASCII only.
+// conservative subset of the rules.
 func plain(s string, inFlow bool) bool {
 	if s == "" || strings.IndexByte("-?:,[]{}#&*!|>'\"%@`<.~+=0123456789 ", s[0]) >= 0 {
 		return false
@@ -291,8 +303,14 @@ func plain(s string, inFlow bool) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c < ' ' || c > '~':
+		case c < ' ' || c == 0x7f:
 			return false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !printable(r) {
+				return false
+			}
+			i += size - 1
 		case c == ':' && s[i+1] == ' ', c == '#' && s[i-1] == ' ':
 			return false
 		case inFlow && strings.IndexByte(",[]{}:#", c) >= 0:
@@ -300,6 +318,45 @@ func plain(s string, inFlow bool) bool {
 		}
 	}
 	return true
+}
+
+// literal reports whether s is written as a literal block without
+// indentation or chomping indicators ("|-"): several lines, no final line
+// break, no leading space, no space before a line break, printable.
+func literal(s string) bool {
+	if !strings.Contains(s, "\n") || s[0] == ' ' || s[0] == '\n' || s[len(s)-1] == '\n' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n':
+			if s[i-1] == ' ' {
+				return false
+			}
+		case c < ' ' || c == 0x7f:
+			return false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !printable(r) {
+				return false
+			}
+			i += size - 1
+		}
+	}
+	return true
+}
+
+// printable reports whether YAML writes the non-ASCII rune r as it is, not
+// escaped and not taken for a line break or a byte order mark. yaml.v3
+// escapes the runes beyond the Basic Multilingual Plane.
+func printable(r rune) bool {
+	switch {
+	case r == utf8.RuneError, r == 0x2028, r == 0x2029, r == 0xFEFF:
+		return false
+	case r >= 0xA0 && r <= 0xD7FF, r >= 0xE000 && r <= 0xFFFD:
+		return true
+	}
+	return false
 }
 
 // special reports whether s, written plain, would read as a boolean or

@@ -3,130 +3,176 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v4"
 )
 
 // A JSON description is read into kin-openapi's types through YAML nodes
-// built here from the JSON tokens. kin-openapi's types decode a node tree
-// in one pass (UnmarshalYAML), while their UnmarshalJSON decodes every
-// object twice and again at each level of nesting, and its YAML parser is
-// slow on a 13 MB line of JSON: on GitHub's description this path is
-// several times cheaper than either (BenchmarkLoadGitHub).
+// built here. kin-openapi's types decode a node tree in one pass
+// (UnmarshalYAML), while their UnmarshalJSON decodes every object twice and
+// again at each level of nesting, and its YAML parser is slow on a 13 MB
+// line of JSON: on GitHub's description this path is several times cheaper
+// than either (BenchmarkImportGitHub). encoding/json checks the syntax
+// first, so the walk below only splits what is known to be valid JSON.
 
 // jsonNode decodes a JSON document into a YAML node tree: mappings in key
 // order, scalars tagged with their JSON type, lines counted for errors.
 func jsonNode(data []byte) (*yaml.Node, error) {
-	r := &jsonReader{dec: json.NewDecoder(bytes.NewReader(data)), data: data, line: 1}
-	r.dec.UseNumber()
+	if err := jsonSyntax(data); err != nil {
+		return nil, err
+	}
+	r := &jsonReader{data: data, line: 1}
 	n, err := r.value()
 	if err != nil {
 		return nil, err
 	}
-	if _, line, err := r.token(); err != io.ErrUnexpectedEOF {
-		return nil, fmt.Errorf("line %d: data after the JSON document", line)
-	}
 	return &yaml.Node{Kind: yaml.DocumentNode, Line: 1, Column: 1, Content: []*yaml.Node{n}}, nil
 }
 
-type jsonReader struct {
-	dec  *json.Decoder
-	data []byte
-	off  int // the offset up to which lines are counted
-	line int
+// jsonSyntax checks data is one JSON value, saying on which line it is not.
+func jsonSyntax(data []byte) error {
+	if json.Valid(data) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(data, &v)
+	if syntax, ok := err.(*json.SyntaxError); ok {
+		line := 1 + bytes.Count(data[:min(int(syntax.Offset), len(data))], []byte{'\n'})
+		return fmt.Errorf("line %d: %w", line, err)
+	}
+	return err
 }
 
-// token reads the next token and the line it ends on.
-func (r *jsonReader) token() (json.Token, int, error) {
-	t, err := r.dec.Token()
-	if err != nil {
-		var syntax *json.SyntaxError
-		switch {
-		case errors.Is(err, io.EOF):
-			err = io.ErrUnexpectedEOF
-		case errors.As(err, &syntax):
-			line := r.line + bytes.Count(r.data[r.off:min(int(syntax.Offset), len(r.data))], []byte{'\n'})
-			err = fmt.Errorf("line %d: %w", line, err)
-		}
-		return nil, r.line, err
+// jsonReader walks valid JSON.
+type jsonReader struct {
+	data  []byte
+	pos   int
+	line  int
+	nodes []yaml.Node  // allocated in blocks, not one by one
+	stack []*yaml.Node // children of the collections being read
+}
+
+func (r *jsonReader) node() *yaml.Node {
+	if len(r.nodes) == 0 {
+		r.nodes = make([]yaml.Node, 1024)
 	}
-	end := int(r.dec.InputOffset())
-	r.line += bytes.Count(r.data[r.off:end], []byte{'\n'})
-	r.off = end
-	return t, r.line, nil
+	n := &r.nodes[0]
+	r.nodes = r.nodes[1:]
+	n.Line, n.Column = r.line, 1
+	return n
+}
+
+// space skips white space, counting lines.
+func (r *jsonReader) space() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case '\n':
+			r.line++
+		case ' ', '\t', '\r':
+		default:
+			return
+		}
+		r.pos++
+	}
 }
 
 func (r *jsonReader) value() (*yaml.Node, error) {
-	t, line, err := r.token()
-	if err != nil {
-		return nil, err
+	r.space()
+	n := r.node()
+	switch c := r.data[r.pos]; c {
+	case '{', '[':
+		n.Kind, n.Tag = yaml.MappingNode, "!!map"
+		if c == '[' {
+			n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
+		}
+		r.pos++
+		return n, r.collection(n, c == '{')
+	case '"':
+		s, err := r.string()
+		n.Kind, n.Tag, n.Value, n.Style = yaml.ScalarNode, "!!str", s, yaml.DoubleQuotedStyle
+		return n, err
 	}
-	return r.node(t, line)
-}
-
-func (r *jsonReader) node(t json.Token, line int) (*yaml.Node, error) {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Line: line, Column: 1}
-	switch t := t.(type) {
-	case json.Delim:
-		if t == '{' {
-			n.Kind, n.Tag = yaml.MappingNode, "!!map"
-			return n, r.members(n)
+	start := r.pos
+	for r.pos < len(r.data) && bytes.IndexByte([]byte(",]} \t\r\n"), r.data[r.pos]) < 0 {
+		r.pos++
+	}
+	n.Kind, n.Value = yaml.ScalarNode, string(r.data[start:r.pos])
+	switch n.Value {
+	case "true", "false":
+		n.Tag = "!!bool"
+	case "null":
+		n.Tag = "!!null"
+	default:
+		n.Tag = "!!int"
+		if bytes.ContainsAny(r.data[start:r.pos], ".eE") {
+			n.Tag = "!!float"
 		}
-		n.Kind, n.Tag = yaml.SequenceNode, "!!seq"
-		return n, r.elements(n)
-	case string:
-		n.Tag, n.Value, n.Style = "!!str", t, yaml.DoubleQuotedStyle
-	case json.Number:
-		n.Tag, n.Value = "!!float", string(t)
-		if !strings.ContainsAny(string(t), ".eE") {
-			n.Tag = "!!int"
-		}
-	case bool:
-		n.Tag, n.Value = "!!bool", fmt.Sprint(t)
-	case nil:
-		n.Tag, n.Value = "!!null", "null"
 	}
 	return n, nil
 }
 
-// members reads an object's members up to its closing brace.
-func (r *jsonReader) members(m *yaml.Node) error {
+// collection reads an object's members or an array's elements, up to its
+// closing bracket.
+func (r *jsonReader) collection(n *yaml.Node, object bool) error {
+	base := len(r.stack)
 	for {
-		t, line, err := r.token()
-		if err != nil {
-			return err
+		r.space()
+		if c := r.data[r.pos]; c == '}' || c == ']' {
+			r.pos++
+			break
+		} else if c == ',' {
+			r.pos++
+			r.space()
 		}
-		if t == json.Delim('}') {
-			return nil
+		if object {
+			k := r.node()
+			s, err := r.string()
+			if err != nil {
+				return err
+			}
+			k.Kind, k.Tag, k.Value = yaml.ScalarNode, "!!str", s
+			r.stack = append(r.stack, k)
+			r.space()
+			r.pos++ // the colon
 		}
-		key, _ := t.(string) // the decoder allows only strings here
 		v, err := r.value()
 		if err != nil {
 			return err
 		}
-		k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key, Line: line, Column: 1}
-		m.Content = append(m.Content, k, v)
+		r.stack = append(r.stack, v)
 	}
+	n.Content = append([]*yaml.Node(nil), r.stack[base:]...)
+	clear(r.stack[base:])
+	r.stack = r.stack[:base]
+	return nil
 }
 
-// elements reads an array's elements up to its closing bracket.
-func (r *jsonReader) elements(s *yaml.Node) error {
+// string reads a string at pos: its bytes when it has no escapes and is
+// valid UTF-8 (what encoding/json would return), encoding/json's decoding
+// otherwise.
+func (r *jsonReader) string() (string, error) {
+	start := r.pos
+	r.pos++
+	plain := true
 	for {
-		t, line, err := r.token()
-		if err != nil {
-			return err
+		c := r.data[r.pos]
+		if c == '"' {
+			break
 		}
-		if t == json.Delim(']') {
-			return nil
+		if c == '\\' {
+			plain = false
+			r.pos++
 		}
-		v, err := r.node(t, line)
-		if err != nil {
-			return err
-		}
-		s.Content = append(s.Content, v)
+		r.pos++
 	}
+	r.pos++
+	raw := r.data[start:r.pos]
+	if plain && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
 }

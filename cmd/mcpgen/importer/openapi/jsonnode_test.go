@@ -79,7 +79,8 @@ func render(t *testing.T, doc *Document) string {
 // TestJSONNode: scalars keep their JSON types, and broken JSON is an error
 // with the line it was found on.
 func TestJSONNode(t *testing.T) {
-	n, err := jsonNode([]byte("{\"s\": \"1\", \"i\": 12, \"f\": 1.5e3, \"b\": true, \"z\": null,\n\"a\": [\"x\", {}]}"))
+	n, err := jsonNode([]byte("{\"s\": \"1\", \"i\": -12, \"f\": 1.5E3, \"b\": true, \"z\": null,\n\"a\": [\"x\", {}],\n" +
+		"\"e\": \"caf\\u00e9 \\\"q\\\"\\n\", \"u\": \"na\xc3\xafve\", \"bad\": \"\xff\" }"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,8 +88,9 @@ func TestJSONNode(t *testing.T) {
 	for _, c := range n.Content[0].Content {
 		got = append(got, c.Tag+" "+c.Value)
 	}
-	want := []string{"!!str s", "!!str 1", "!!str i", "!!int 12", "!!str f", "!!float 1.5e3", "!!str b", "!!bool true",
-		"!!str z", "!!null null", "!!str a", "!!seq "}
+	want := []string{"!!str s", "!!str 1", "!!str i", "!!int -12", "!!str f", "!!float 1.5E3", "!!str b", "!!bool true",
+		"!!str z", "!!null null", "!!str a", "!!seq ", "!!str e", "!!str café \"q\"\n", "!!str u", "!!str naïve",
+		"!!str bad", "!!str \ufffd"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -96,9 +98,10 @@ func TestJSONNode(t *testing.T) {
 		t.Errorf("key a is on line %d, want 2", line)
 	}
 	for _, tt := range []struct{ text, want string }{
-		{"{\"openapi\": \"3.0.3\",\n\"info\": {", "unexpected EOF"},
-		{"{\"a\": 1}\n{}", "line 2: data after the JSON document"},
+		{"{\"openapi\": \"3.0.3\",\n\"info\": {", "line 2: unexpected end of JSON input"},
+		{"{\"a\": 1}\n{}", "line 2: invalid character '{' after top-level value"},
 		{"{\"a\":\n tru}", "line 2: invalid character"},
+		{"[1]", "neither `openapi: 3.x`"},
 		{"{\"openapi\": \"3.0.3\", \"info\": {\"title\": \"t\", \"version\": \"1\"}, \"paths\": []}", "line 1: cannot construct"},
 	} {
 		path := filepath.Join(t.TempDir(), "x.json")

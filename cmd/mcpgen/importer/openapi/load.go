@@ -9,6 +9,7 @@ package openapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -129,30 +130,28 @@ func readCapped(r io.Reader, loc *url.URL) ([]byte, error) {
 }
 
 // declared returns the version a document declares (`openapi` or
-// `swagger`), from the nodes of a JSON document.
+// `swagger`), from the nodes of a JSON document or by parsing YAML.
 func declared(data []byte, node *yaml.Node) (string, error) {
-	var head struct {
-		OpenAPI string `yaml:"openapi"`
-		Swagger string `yaml:"swagger"`
-	}
 	if node == nil {
-		if err := yaml.Unmarshal(data, &head); err != nil {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
 			return "", err
 		}
-	} else if top := node.Content[0]; top.Kind == yaml.MappingNode {
+		node = &doc
+	}
+	var openapi, swagger string
+	if len(node.Content) > 0 && node.Content[0].Kind == yaml.MappingNode {
+		top := node.Content[0]
 		for i := 0; i+1 < len(top.Content); i += 2 {
 			switch k, v := top.Content[i].Value, top.Content[i+1]; {
 			case k == "openapi" && v.Kind == yaml.ScalarNode:
-				head.OpenAPI = v.Value
+				openapi = v.Value
 			case k == "swagger" && v.Kind == yaml.ScalarNode:
-				head.Swagger = v.Value
+				swagger = v.Value
 			}
 		}
 	}
-	if head.Swagger != "" {
-		return head.Swagger, nil
-	}
-	return head.OpenAPI, nil
+	return cmp.Or(swagger, openapi), nil
 }
 
 func isJSON(data []byte) bool {
