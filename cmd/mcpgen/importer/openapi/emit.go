@@ -269,10 +269,14 @@ func (e *emitter) comment(c string, indent int) {
 }
 
 func (e *emitter) indent(n int) {
-	for range n {
-		e.buf = append(e.buf, ' ')
+	for n > len(spaces) {
+		e.buf = append(e.buf, spaces...)
+		n -= len(spaces)
 	}
+	e.buf = append(e.buf, spaces[:n]...)
 }
+
+const spaces = "                                                                "
 
 // plainAs reports whether the scalar n can be written plain and read back
 // with its tag; when unsure, it says no.

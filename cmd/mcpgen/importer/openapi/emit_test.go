@@ -71,10 +71,17 @@ func TestEmitScalars(t *testing.T) {
 // enums of any type) are written as yaml.v3 writes them.
 func TestEmitValues(t *testing.T) {
 	for _, v := range []any{
-		0, -3, 1.5, 1e21, float64(7), true, nil, "s",
+		0, -3, 1.5, 1e21, float64(7), true, false, nil, "s", int64(1 << 40), uint(3),
 		map[string]any{"a": 1, "b": []any{"x", 2.5, nil}, "c": map[string]any{}},
 		[]any{}, []any{[]any{1, 2}, map[string]any{"k": "v"}}, map[string]any{"": "empty key"},
 	} {
+		var enc yaml.Node
+		if err := enc.Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if got := value(v); got.Kind == yaml.ScalarNode && (got.Tag != enc.Tag || got.Value != enc.Value) {
+			t.Errorf("value(%#v) = %s %s, Encode gives %s %s", v, got.Tag, got.Value, enc.Tag, enc.Value)
+		}
 		root := mapping()
 		set(root, "default", value(v))
 		enum := sequence()
