@@ -43,26 +43,12 @@ func (b *builder) expose(files []*load.File) {
 	b.srv.exposure = x
 	for _, f := range files {
 		c := f.Config
-		for i, t := range c.Tools {
-			if t != nil {
-				x.toolTags[t.Name] = b.tagList(f, fmt.Sprintf("tools[%d].tags", i), t.Tags)
-			}
-		}
-		for i, p := range c.Prompts {
-			if p != nil {
-				x.promptTags[p.Name] = b.tagList(f, fmt.Sprintf("prompts[%d].tags", i), p.Tags)
-			}
-		}
-		for i, r := range c.Resources {
-			if r != nil {
-				x.resourceTags[r.URI] = b.tagList(f, fmt.Sprintf("resources[%d].tags", i), r.Tags)
-			}
-		}
-		for i, r := range c.ResourceTemplates {
-			if r != nil {
-				x.resourceTags[r.URITemplate] = b.tagList(f, fmt.Sprintf("resource_templates[%d].tags", i), r.Tags)
-			}
-		}
+		tagsOf(b, f, "tools", c.Tools, x.toolTags, func(t *spec.Tool) (string, []string) { return t.Name, t.Tags })
+		tagsOf(b, f, "prompts", c.Prompts, x.promptTags, func(p *spec.Prompt) (string, []string) { return p.Name, p.Tags })
+		tagsOf(b, f, "resources", c.Resources, x.resourceTags,
+			func(r *spec.Resource) (string, []string) { return r.URI, r.Tags })
+		tagsOf(b, f, "resource_templates", c.ResourceTemplates, x.resourceTags,
+			func(r *spec.ResourceTemplate) (string, []string) { return r.URITemplate, r.Tags })
 	}
 	for _, f := range files {
 		b.toolsets(f, x)
@@ -70,15 +56,22 @@ func (b *builder) expose(files []*load.File) {
 	b.toolCount(files)
 }
 
-// tagList checks the tags at path and returns them.
-func (b *builder) tagList(f *load.File, path string, tags []string) []string {
-	for i, t := range tags {
-		if !tagPattern.MatchString(t) {
-			b.diag(f, load.Error, fmt.Sprintf("%s[%d]", path, i), fmt.Sprintf("invalid tag %q", t),
-				"use 1 to 64 letters, digits, '_', '-', '.' or ':'")
+// tagsOf checks the tags of the entries of list (at path) and records
+// them in into, by the entry's name or URI.
+func tagsOf[T any](b *builder, f *load.File, path string, list []*T, into map[string][]string, of func(*T) (string, []string)) {
+	for i, e := range list {
+		if e == nil {
+			continue
+		}
+		key, tags := of(e)
+		into[key] = tags
+		for j, t := range tags {
+			if !tagPattern.MatchString(t) {
+				b.diag(f, load.Error, fmt.Sprintf("%s[%d].tags[%d]", path, i, j), fmt.Sprintf("invalid tag %q", t),
+					"use 1 to 64 letters, digits, '_', '-', '.' or ':'")
+			}
 		}
 	}
-	return tags
 }
 
 // toolsets checks the toolsets of f: every tool and tag they name exists,

@@ -20,7 +20,8 @@ import (
 type emitter struct {
 	buf []byte
 	err error
-	// complex is set when a key needs a form the emitter does not write.
+	// complex is set when a key or a comment needs a form the emitter
+	// does not write; Render then leaves the document to yaml.v3.
 	complex bool
 }
 
@@ -78,20 +79,24 @@ func blockSequence(n *yaml.Node) bool {
 func (e *emitter) mapping(n *yaml.Node, indent int, cont bool) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.HeadComment != "" {
-			if cont {
-				e.buf = append(e.buf, '\n')
-			}
-			e.comment(k.HeadComment, indent)
-			cont = false
-		}
-		if !cont {
-			e.indent(indent)
-		}
+		e.start(k.HeadComment, indent, cont)
 		cont = false
 		e.key(k, false)
 		e.value(v, indent)
 	}
+}
+
+// start begins an entry of a block collection at indent: its head
+// comment, then the indentation, unless cont says the entry continues the
+// line (after "- "), where yaml.v3 would place a comment otherwise: such a
+// document is left to it.
+func (e *emitter) start(comment string, indent int, cont bool) {
+	if cont {
+		e.complex = e.complex || comment != ""
+		return
+	}
+	e.comment(comment, indent)
+	e.indent(indent)
 }
 
 // value writes the value of a mapping key at indent, starting on the
@@ -114,16 +119,7 @@ func (e *emitter) value(v *yaml.Node, indent int) {
 // sequence writes a block sequence at indent.
 func (e *emitter) sequence(n *yaml.Node, indent int, cont bool) {
 	for _, item := range n.Content {
-		if item.HeadComment != "" {
-			if cont {
-				e.buf = append(e.buf, '\n')
-			}
-			e.comment(item.HeadComment, indent)
-			cont = false
-		}
-		if !cont {
-			e.indent(indent)
-		}
+		e.start(item.HeadComment, indent, cont)
 		cont = false
 		e.buf = append(e.buf, "- "...)
 		switch {
@@ -304,22 +300,19 @@ func plain(s string, inFlow bool) bool {
 	if last == ' ' || last == ':' {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c < ' ' || c == 0x7f:
-			return false
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if !printable(r) {
-				return false
-			}
-			i += size - 1
 		case c == ':' && s[i+1] == ' ', c == '#' && s[i-1] == ' ':
 			return false
 		case inFlow && strings.IndexByte(",[]{}:#", c) >= 0:
 			return false
 		}
+		size, ok := printableAt(s, i)
+		if !ok {
+			return false
+		}
+		i += size
 	}
 	return true
 }
@@ -331,23 +324,31 @@ func literal(s string) bool {
 	if !strings.Contains(s, "\n") || s[0] == ' ' || s[0] == '\n' || s[len(s)-1] == '\n' || s[len(s)-1] == ' ' {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\n':
+	for i := 0; i < len(s); {
+		if s[i] == '\n' {
 			if s[i-1] == ' ' {
 				return false
 			}
-		case c < ' ' || c == 0x7f:
-			return false
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if !printable(r) {
-				return false
-			}
-			i += size - 1
+			i++
+			continue
 		}
+		size, ok := printableAt(s, i)
+		if !ok {
+			return false
+		}
+		i += size
 	}
 	return true
+}
+
+// printableAt reports whether the character at s[i] is written as it is
+// (not a control character, not escaped), and its size in bytes.
+func printableAt(s string, i int) (int, bool) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return 1, c >= ' ' && c != 0x7f
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	return size, printable(r)
 }
 
 // printable reports whether YAML writes the non-ASCII rune r as it is, not
