@@ -29,6 +29,10 @@ type Config struct {
 	// --toolset NAME`: clients handle a few dozen tools well, so a large
 	// config is served as several smaller servers.
 	Toolsets map[string]*Toolset `yaml:"toolsets,omitempty"`
+	// Tests are behaviour tests of this file, which `mcpgen test` runs and
+	// the server ignores: the cases of a test file (NAME.test.yaml, see
+	// schema/mcpgen-test.schema.json) written here instead.
+	Tests Node `yaml:"tests,omitempty"`
 }
 
 // Toolset is a named subset of the tools: those it names and those
