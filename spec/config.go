@@ -62,6 +62,9 @@ type Server struct {
 	RequestState *RequestState `yaml:"request_state,omitempty" mcpgen:"server"`
 	// Tasks configures tools that run as tasks (`task:` on a tool).
 	Tasks *Tasks `yaml:"tasks,omitempty"`
+	// State selects where replicas share their state (Redis); without it
+	// every process keeps its own in memory.
+	State *State `yaml:"state,omitempty" mcpgen:"server"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.
