@@ -81,6 +81,7 @@ type builder struct {
 	argsType types.Type // type of `args` of the tool being built, for its steps' handlers
 	// cacheBytes bounds the in-memory result cache (server.cache.max_bytes)
 	cacheBytes int64
+	redis      *spec.RedisState // server.state.redis, once checked
 }
 
 type backendEntry struct {
@@ -139,7 +140,8 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b.srv.obs.Metrics.Known(b.srv.metricNames())
 	b.srv.finishProtocol()
-	b.srv.startTasks(opts.TaskStore)
+	b.shareState()
+	b.srv.startTasks(b.opts.TaskStore)
 	b.srv.watch = newWatchSet(b.srv)
 	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watchInterval)
 	return b.srv, ds
@@ -227,6 +229,7 @@ func (b *builder) server(f *load.File) {
 	}
 	b.srv.stdio = s.Stdio
 	b.cacheConfig(f, s.Cache)
+	b.stateConfig(f, s.State)
 	b.protocolConfig(f, &s)
 }
 

@@ -15,7 +15,8 @@ type Concurrency struct {
 // Cache keeps the results of a read-only tool for a while: a call with the
 // same arguments within `ttl` gets the kept result and runs nothing. Only
 // successful results are kept. Results are kept in the memory of the server
-// process, within `server.cache.max_bytes`.
+// process, within `server.cache.max_bytes`, or in Redis, shared by every
+// replica, with `server.state.redis`.
 type Cache struct {
 	// TTL is how long a result is kept, e.g. 30s or 5m.
 	TTL Duration `yaml:"ttl" jsonschema:"required"`

@@ -205,6 +205,11 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 		// Sessions for clients up to 2025-11-25, beside it (era.go).
 		stateful := &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: opts.MaxBody, Logger: s.Logger(),
 			DisableLocalhostProtection: true, EventStore: mcp.NewMemoryEventStore(nil)}
+		if st := s.SharedState(); st != nil {
+			// Any replica replays a stream's events and takes a session
+			// over when the replica that served it is gone.
+			stateful.EventStore, stateful.SessionStore = st.Events(stateful.EventStore), st.Sessions()
+		}
 		if opts.SessionTimeout > 0 {
 			stateful.SessionTimeout = opts.SessionTimeout
 		}
