@@ -39,6 +39,7 @@ func commands() []command {
 		{"schema", "print the JSON Schema of the config file", runSchema},
 		{"import", "write a config from an API description (openapi, graphql)", runImport},
 		{"pack", "bundle configs for desktop clients (MCPB) or the MCP registry", runPack},
+		{"soak", "call a tool over HTTP at a fixed rate for minutes; report memory, goroutines, p99", runSoak},
 		{"version", "print the version, commit and build date", runVersion},
 	}
 }
