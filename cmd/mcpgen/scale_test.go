@@ -33,32 +33,36 @@ tools:
     handler: {kind: shell, command: [echo, ok]}
 `
 
-// haproxyConfig balances /mcp over the replicas round robin, keeps a
-// session on the replica that opened it (affinity on Mcp-Session-Id),
-// takes a replica out when /readyz fails, and retries on another replica a
-// request that could not reach one. X-Replica says who answered.
-const haproxyConfig = `global
-  maxconn 2000
-defaults
-  mode http
-  timeout connect 1s
-  timeout client 30s
-  timeout server 30s
-  retries 3
-  option redispatch 1
-  retry-on conn-failure empty-response
-frontend mcp
-  bind %s
-  default_backend replicas
-backend replicas
-  balance roundrobin
-  option httpchk GET /readyz
-  default-server inter 500ms fall 1 rise 2
-  stick-table type string len 64 size 100k expire 30m
-  stick store-response res.hdr(Mcp-Session-Id)
-  stick match req.hdr(Mcp-Session-Id)
-  http-response set-header X-Replica %%s
-%s`
+// haproxyConfig returns the README's HAProxy config ("Scale out"), the
+// recipe under test, listening at front and balancing over servers. Each
+// answer says which replica gave it (X-Replica).
+func haproxyConfig(t *testing.T, front string, servers []string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(data), "```haproxy\n")
+	block, _, _ = strings.Cut(block, "```")
+	if !ok || !strings.Contains(block, "  bind :8080\n") {
+		t.Fatal("the README shows no HAProxy config binding :8080")
+	}
+	var out []string
+	for line := range strings.Lines(block) {
+		switch {
+		case strings.HasPrefix(line, "  server "):
+		case line == "  bind :8080\n":
+			out = append(out, "  bind "+front+"\n")
+		default:
+			out = append(out, line)
+		}
+	}
+	out = append(out, "  http-response set-header X-Replica %s\n")
+	for _, s := range servers {
+		out = append(out, "  server "+s+" check\n")
+	}
+	return strings.Join(out, "")
+}
 
 // scaleReplica is one `mcpgen serve --http` process.
 type scaleReplica struct {
@@ -89,14 +93,14 @@ func TestScaleOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	replicas := make([]*scaleReplica, 3)
-	var servers strings.Builder
+	var servers []string
 	for i := range replicas {
 		replicas[i] = startReplica(t, cfg, fmt.Sprintf("r%d", i+1))
-		fmt.Fprintf(&servers, "  server %s %s check\n", replicas[i].name, replicas[i].addr)
+		servers = append(servers, replicas[i].name+" "+replicas[i].addr)
 	}
 	front := fmt.Sprintf("127.0.0.1:%d", authtest.FreePort(t))
 	hcfg := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(hcfg, fmt.Appendf(nil, haproxyConfig, front, servers.String()), 0o600); err != nil {
+	if err := os.WriteFile(hcfg, []byte(haproxyConfig(t, front, servers)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	lb := exec.Command(haproxy, "-db", "-f", hcfg)
@@ -155,8 +159,8 @@ type callResult struct {
 }
 
 // modernCall sends a 2026-07-28 tools/call, which needs no session.
-func modernCall(c *http.Client, base, tool string) callResult {
-	r := callResult{start: time.Now()}
+func modernCall(c *http.Client, base, tool string) (r callResult) {
+	r.start = time.Now()
 	defer func() { r.end = time.Now() }()
 	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tool + `","arguments":{},` + meta + `}}`
@@ -250,10 +254,13 @@ func rateAcrossReplicas(t *testing.T, base string) {
 func sessionlessFailover(t *testing.T, base string, replicas []*scaleReplica) {
 	stop := make(chan struct{})
 	victim := replicas[0]
-	var killedAt time.Time
+	// from the signal to the end of the process, calls may reach it
+	var killedAt, deadAt time.Time
 	time.AfterFunc(1500*time.Millisecond, func() {
 		killedAt = time.Now()
 		_ = victim.cmd.Process.Kill()
+		_ = victim.cmd.Wait()
+		deadAt = time.Now()
 		time.AfterFunc(2500*time.Millisecond, func() { close(stop) })
 	})
 	results := hammer(base, "ping", 6, stop)
@@ -262,9 +269,9 @@ func sessionlessFailover(t *testing.T, base string, replicas []*scaleReplica) {
 	for _, r := range results {
 		if r.err != nil || r.isError {
 			failed++
-			if r.start.After(killedAt) || r.end.Before(killedAt) {
-				t.Errorf("a call not in flight when %s died failed: started %s, ended %s after the kill: %v",
-					victim.name, r.start.Sub(killedAt), r.end.Sub(killedAt), r.err)
+			if r.start.After(deadAt) || r.end.Before(killedAt) {
+				t.Errorf("a call not in flight when %s died (killed, dead %s later) failed: started %s, ended %s after the kill: %v",
+					victim.name, deadAt.Sub(killedAt), r.start.Sub(killedAt), r.end.Sub(killedAt), r.err)
 			}
 			continue
 		}
@@ -274,7 +281,8 @@ func sessionlessFailover(t *testing.T, base string, replicas []*scaleReplica) {
 			after[r.replica]++
 		}
 	}
-	t.Logf("%d calls, %d failed; before the kill by replica %v, after %v", len(results), failed, before, after)
+	t.Logf("%d calls, %d failed (in flight during the %s %s took to die); before the kill by replica %v, after %v",
+		len(results), failed, deadAt.Sub(killedAt), victim.name, before, after)
 	if len(before) != 3 {
 		t.Errorf("before the kill calls went to %v, want all three replicas", before)
 	}
