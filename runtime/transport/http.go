@@ -208,7 +208,8 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 		if st := s.SharedState(); st != nil {
 			// Any replica replays a stream's events and takes a session
 			// over when the replica that served it is gone.
-			stateful.EventStore, stateful.SessionStore = st.Events(stateful.EventStore), st.Sessions()
+			stateful.EventStore = st.Events(stateful.EventStore)
+			stateful.SessionStore = adoptingStore{SessionStore: st.Sessions(), srv: s}
 		}
 		if opts.SessionTimeout > 0 {
 			stateful.SessionTimeout = opts.SessionTimeout
@@ -365,3 +366,20 @@ func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HT
 }
 
 var _ http.Handler = (*HTTPHandler)(nil)
+
+// adoptingStore tells the server about each session it takes over from
+// the shared state, so that what mcpgen keeps of a session beside the
+// go-sdk (its log level) comes along.
+type adoptingStore struct {
+	mcp.SessionStore
+	srv *runtime.Server
+}
+
+// Load implements mcp.SessionStore.
+func (a adoptingStore) Load(ctx context.Context, id string) (*mcp.ServerSessionState, string, error) {
+	st, user, err := a.SessionStore.Load(ctx, id)
+	if err == nil && st != nil {
+		a.srv.AdoptSession(id, st)
+	}
+	return st, user, err
+}
