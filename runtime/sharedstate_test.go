@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 )
 
 // sharedConfig is a server whose state is in the Redis at addr, under a
