@@ -196,3 +196,38 @@ func TestSessionsAreShared(t *testing.T) {
 		t.Errorf("an ended session loads: %v", got)
 	}
 }
+
+// TestTaskManagersShareTasks: a task running on one replica is seen and
+// awaited from another, whose manager polls the shared store.
+func TestTaskManagersShareTasks(t *testing.T) {
+	a, b := twoReplicas(t)
+	opts := task.Options{PollInterval: 20 * time.Millisecond}
+	opts.Store = a.Tasks(nil)
+	ma := task.NewManager(opts)
+	opts.Store = b.Tasks(nil)
+	mb := task.NewManager(opts)
+	t.Cleanup(func() { _ = ma.Close(); _ = mb.Close() })
+	release := make(chan struct{})
+	work := func(ctx context.Context, _ *task.Handle) task.Outcome {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return task.Outcome{Result: []byte(`{"done":true}`)}
+	}
+	ctx := context.Background()
+	started, err := ma.Start(ctx, "bob", "tools/call", nil, 0, work, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := mb.Get(ctx, "bob", started.ID); err != nil || got.Status != task.Working {
+		t.Fatalf("the other replica sees %v, %v; want the task working", got, err)
+	}
+	close(release)
+	wctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	done, err := mb.Wait(wctx, "bob", started.ID)
+	if err != nil || done.Status != task.Completed || string(done.Result) != `{"done":true}` {
+		t.Errorf("waiting on the other replica: %+v, %v; want it completed with its result", done, err)
+	}
+}
