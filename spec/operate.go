@@ -87,7 +87,8 @@ type RedisState struct {
 	// Timeout bounds each Redis operation; an operation that takes longer
 	// counts as Redis being down. Defaults to 500ms.
 	Timeout Duration `yaml:"timeout,omitempty"`
-	// SessionTTL is how long a session's state and its streams' events are
-	// kept in Redis after the session last changed. Defaults to 1h.
+	// SessionTTL is how long a session's state is kept in Redis after its
+	// last request, and a stream's events after its last event. Defaults to
+	// 1h.
 	SessionTTL Duration `yaml:"session_ttl,omitempty"`
 }

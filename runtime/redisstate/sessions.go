@@ -3,6 +3,9 @@ package redisstate
 import (
 	"context"
 	"encoding/json"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -12,7 +15,11 @@ import (
 // is, so that any replica can take a session over when the one that served
 // it is gone. It has no fallback: while Redis is down, a session lives on
 // the replica that holds it, as with one replica.
-type Sessions struct{ s *State }
+type Sessions struct {
+	s       *State
+	touched sync.Map // session ID → when Touch last reached Redis
+	n       atomic.Int64
+}
 
 // sessionRecord is a session as Redis keeps it.
 type sessionRecord struct {
@@ -21,7 +28,7 @@ type sessionRecord struct {
 }
 
 // Sessions returns the session store of the shared state.
-func (s *State) Sessions() *Sessions { return &Sessions{s: s} }
+func (s *State) Sessions() *Sessions { return s.sessions }
 
 // Load implements mcp.SessionStore.
 func (ss *Sessions) Load(ctx context.Context, id string) (*mcp.ServerSessionState, string, error) {
@@ -79,3 +86,36 @@ func (ss *Sessions) Delete(ctx context.Context, id string) error {
 }
 
 var _ mcp.SessionStore = (*Sessions)(nil)
+
+// touchEvery is how often a session's keys have their expiry pushed back
+// while the session is used: at most one Redis call a minute per session.
+const touchEvery = time.Minute
+
+// Touch keeps a session in use from expiring: its state and its list of
+// streams are kept SessionTTL from now. Calls within touchEvery of the
+// last one for the same session do nothing.
+func (ss *Sessions) Touch(ctx context.Context, id string) {
+	now := time.Now()
+	if last, ok := ss.touched.Load(id); ok && now.Sub(last.(time.Time)) < touchEvery {
+		return
+	}
+	ss.touched.Store(id, now)
+	if ss.n.Add(1)%1024 == 0 {
+		ss.touched.Range(func(k, v any) bool {
+			if now.Sub(v.(time.Time)) >= touchEvery {
+				ss.touched.Delete(k)
+			}
+			return true
+		})
+	}
+	if !ss.s.use("sessions") {
+		return
+	}
+	octx, cancel := ss.s.op(ctx)
+	defer cancel()
+	p := ss.s.rdb.Pipeline()
+	p.PExpire(octx, ss.s.key("session", id), ss.s.opts.SessionTTL)
+	p.PExpire(octx, ss.s.key("streams", id), ss.s.opts.SessionTTL)
+	_, err := p.Exec(octx)
+	ss.s.failed("sessions", err)
+}

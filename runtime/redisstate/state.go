@@ -49,8 +49,9 @@ type Options struct {
 	Prefix string
 	// Timeout bounds each operation; DefaultTimeout when zero.
 	Timeout time.Duration
-	// SessionTTL is how long sessions and their events are kept after
-	// their last change; DefaultSessionTTL when zero.
+	// SessionTTL is how long sessions are kept after their last request,
+	// and streams' events after their last event; DefaultSessionTTL when
+	// zero.
 	SessionTTL time.Duration
 	// Logger hears when Redis is lost and found again.
 	Logger *slog.Logger
@@ -68,6 +69,8 @@ type State struct {
 	checking bool
 	stop     chan struct{}
 	closed   sync.Once
+
+	sessions *Sessions
 
 	upGauge   prometheus.GaugeFunc
 	fallbacks *prometheus.CounterVec
@@ -91,6 +94,7 @@ func New(opts Options) *State {
 	}
 	s := &State{opts: opts, rdb: redis.NewClient(ro), logger: opts.Logger, stop: make(chan struct{})}
 	s.up.Store(true) // until an operation says otherwise
+	s.sessions = &Sessions{s: s}
 	s.upGauge = prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpgen_shared_state_up",
 		Help: "1 while the replica keeps its state in Redis, shared with the other replicas; 0 while it falls back to its own memory."},
 		func() float64 {

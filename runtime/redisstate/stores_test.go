@@ -231,3 +231,27 @@ func TestTaskManagersShareTasks(t *testing.T) {
 		t.Errorf("waiting on the other replica: %+v, %v; want it completed with its result", done, err)
 	}
 }
+
+// TestTouchKeepsASessionInUse: touching a session pushes its expiry back
+// to SessionTTL from now, at most once a minute.
+func TestTouchKeepsASessionInUse(t *testing.T) {
+	addr := redisAddr(t)
+	s := New(Options{Addr: addr, Prefix: prefix(t), SessionTTL: time.Hour})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := context.Background()
+	st := &mcp.ServerSessionState{InitializeParams: &mcp.InitializeParams{ProtocolVersion: "2025-11-25"}}
+	if err := s.Sessions().Store(ctx, "sid", "", st); err != nil {
+		t.Fatal(err)
+	}
+	k := s.key("session", "sid")
+	s.rdb.PExpire(ctx, k, time.Minute) // as if stored 59 minutes ago
+	s.Sessions().Touch(ctx, "sid")
+	if ttl := s.rdb.PTTL(ctx, k).Val(); ttl < 59*time.Minute {
+		t.Errorf("after Touch the session expires in %v, want about an hour", ttl)
+	}
+	s.rdb.PExpire(ctx, k, time.Minute)
+	s.Sessions().Touch(ctx, "sid") // within a minute of the last: nothing
+	if ttl := s.rdb.PTTL(ctx, k).Val(); ttl > time.Minute {
+		t.Errorf("a second Touch within a minute reached Redis (expiry %v)", ttl)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/net/netutil"
@@ -182,6 +183,8 @@ type HTTPHandler struct {
 	stopWait  context.CancelFunc // stops the resource watcher
 	// extraMethods are the methods the config adds to the SDK's
 	extraMethods []string
+	// shared keeps sessions in Redis (server.state.redis); nil without
+	shared *redisstate.Sessions
 }
 
 // NewHTTPHandler returns an http.Handler serving s. Every session shares
@@ -210,6 +213,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 			// over when the replica that served it is gone.
 			stateful.EventStore = st.Events(stateful.EventStore)
 			stateful.SessionStore = adoptingStore{SessionStore: st.Sessions(), srv: s}
+			h.shared = st.Sessions()
 		}
 		if opts.SessionTimeout > 0 {
 			stateful.SessionTimeout = opts.SessionTimeout
