@@ -6,16 +6,18 @@ import (
 	"iter"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/redis/go-redis/v9"
 )
 
 // Events is an mcp.EventStore in Redis: the events of every stream of a
 // session, in a list per stream, so that a client resuming a stream with
-// Last-Event-ID gets what it missed from any replica. The lists expire
-// SessionTTL after the stream's last event. While Redis is down, events go
+// Last-Event-ID gets what it missed from any replica. Each list keeps the
+// stream's last 10,000 events and expires SessionTTL after its last one. While Redis is down, events go
 // to the fallback, and only the replica that holds them can replay them.
 type Events struct {
 	s        *State
 	fallback mcp.EventStore
+	max      int // events kept per stream
 }
 
 // Events returns the event store of the shared state; fallback keeps
@@ -24,7 +26,7 @@ func (s *State) Events(fallback mcp.EventStore) *Events {
 	if fallback == nil {
 		fallback = mcp.NewMemoryEventStore(nil)
 	}
-	return &Events{s: s, fallback: fallback}
+	return &Events{s: s, fallback: fallback, max: maxStreamEvents}
 }
 
 // Open implements mcp.EventStore; the fallback opens the stream too, in
@@ -46,6 +48,35 @@ func (e *Events) Open(ctx context.Context, session, stream string) error {
 	return nil
 }
 
+// maxStreamEvents bounds the events kept per stream: older ones are
+// dropped, and resuming from before them fails as the protocol allows.
+const maxStreamEvents = 10000
+
+// appendEvent appends ARGV[1] to the stream's list (KEYS[1]), drops the
+// oldest events beyond ARGV[2], counting them in the session's offsets
+// (KEYS[2], field ARGV[3]), and pushes back the expiry of the session's
+// keys (KEYS[1..3]) to ARGV[4] ms.
+var appendEvent = redis.NewScript(`
+local n = redis.call('RPUSH', KEYS[1], ARGV[1])
+local max = tonumber(ARGV[2])
+if n > max then
+  redis.call('LTRIM', KEYS[1], n - max, -1)
+  redis.call('HINCRBY', KEYS[2], ARGV[3], n - max)
+end
+for _, k in ipairs(KEYS) do redis.call('PEXPIRE', k, ARGV[4]) end
+return n
+`)
+
+// eventsAfter returns {exists, events after index ARGV[2]} of the stream
+// (KEYS[1], its dropped count in KEYS[2] field ARGV[1]), or {-1} when some
+// of them were dropped.
+var eventsAfter = redis.NewScript(`
+local off = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+local start = tonumber(ARGV[2]) + 1 - off
+if start < 0 then return {-1} end
+return {redis.call('EXISTS', KEYS[1]), redis.call('LRANGE', KEYS[1], start, -1)}
+`)
+
 // Append implements mcp.EventStore.
 func (e *Events) Append(ctx context.Context, session, stream string, data []byte) error {
 	if !e.s.use("events") {
@@ -53,12 +84,9 @@ func (e *Events) Append(ctx context.Context, session, stream string, data []byte
 	}
 	octx, cancel := e.s.op(ctx)
 	defer cancel()
-	k := e.s.key("events", session, stream)
-	p := e.s.rdb.TxPipeline()
-	p.RPush(octx, k, data)
-	p.PExpire(octx, k, e.s.opts.SessionTTL)
-	p.PExpire(octx, e.s.key("streams", session), e.s.opts.SessionTTL)
-	if _, err := p.Exec(octx); e.s.failed("events", err) {
+	keys := []string{e.s.key("events", session, stream), e.s.key("evoff", session), e.s.key("streams", session)}
+	err := appendEvent.Run(octx, e.s.rdb, keys, data, e.max, stream, e.s.opts.SessionTTL.Milliseconds()).Err()
+	if e.s.failed("events", err) {
 		return e.fallback.Append(ctx, session, stream, data)
 	}
 	return nil
@@ -72,20 +100,23 @@ func (e *Events) After(ctx context.Context, session, stream string, index int) i
 	}
 	octx, cancel := e.s.op(ctx)
 	defer cancel()
-	k := e.s.key("events", session, stream)
-	data, err := e.s.rdb.LRange(octx, k, int64(index+1), -1).Result()
+	keys := []string{e.s.key("events", session, stream), e.s.key("evoff", session)}
+	res, err := eventsAfter.Run(octx, e.s.rdb, keys, stream, index).Slice()
 	if e.s.failed("events", err) {
 		return e.fallback.After(ctx, session, stream, index)
 	}
-	if len(data) == 0 {
-		n, err := e.s.rdb.Exists(octx, k).Result()
-		if e.s.failed("events", err) || n == 0 {
-			return e.fallback.After(ctx, session, stream, index)
+	if n, _ := res[0].(int64); n < 0 {
+		return func(yield func([]byte, error) bool) {
+			yield(nil, fmt.Errorf("stream %q of session %q, after %d: %w", stream, session, index, mcp.ErrEventsPurged))
 		}
+	} else if n == 0 {
+		return e.fallback.After(ctx, session, stream, index)
 	}
+	data, _ := res[1].([]any)
 	return func(yield func([]byte, error) bool) {
 		for _, d := range data {
-			if !yield([]byte(d), nil) {
+			s, _ := d.(string)
+			if !yield([]byte(s), nil) {
 				return
 			}
 		}

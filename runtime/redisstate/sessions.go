@@ -77,7 +77,7 @@ func (ss *Sessions) Delete(ctx context.Context, id string) error {
 	if ss.s.failed("sessions", err) {
 		return nil
 	}
-	keys := []string{ss.s.key("session", id), ss.s.key("streams", id)}
+	keys := []string{ss.s.key("session", id), ss.s.key("streams", id), ss.s.key("evoff", id)}
 	for _, st := range streams {
 		keys = append(keys, ss.s.key("events", id, st))
 	}

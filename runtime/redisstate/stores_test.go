@@ -255,3 +255,33 @@ func TestTouchKeepsASessionInUse(t *testing.T) {
 		t.Errorf("a second Touch within a minute reached Redis (expiry %v)", ttl)
 	}
 }
+
+// TestEventsAreBounded: a stream keeps its last events only; resuming from
+// before them fails, as the protocol allows, and after them works.
+func TestEventsAreBounded(t *testing.T) {
+	a, b := twoReplicas(t)
+	ea := a.Events(nil)
+	ea.max = 3
+	ctx := context.Background()
+	_ = ea.Open(ctx, "s", "st")
+	for _, d := range []string{"e0", "e1", "e2", "e3", "e4"} {
+		if err := ea.Append(ctx, "s", "st", []byte(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for d, err := range b.Events(nil).After(ctx, "s", "st", 1) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(d))
+	}
+	if diff := cmp.Diff([]string{"e2", "e3", "e4"}, got); diff != "" {
+		t.Errorf("after index 1 (-want +got):\n%s", diff)
+	}
+	for _, err := range b.Events(nil).After(ctx, "s", "st", 0) {
+		if !errors.Is(err, mcp.ErrEventsPurged) {
+			t.Errorf("resuming after a dropped event: %v, want ErrEventsPurged", err)
+		}
+	}
+}
