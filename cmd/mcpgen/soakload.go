@@ -39,7 +39,7 @@ func soak(ctx context.Context, base string, o soakOptions, out io.Writer) (soakR
 	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
 	if o.tool == "" {
 		var err error
-		if o.tool, err = firstTool(ctx, c, base); err != nil {
+		if o.tool, err = listedTool(ctx, c, base); err != nil {
 			return soakReport{}, err
 		}
 	}
@@ -158,8 +158,8 @@ func post(ctx context.Context, c *http.Client, base, method, name, body string) 
 	return b, err
 }
 
-// firstTool returns the name of the server's first tool.
-func firstTool(ctx context.Context, c *http.Client, base string) (string, error) {
+// listedTool returns the name of the first tool the server lists.
+func listedTool(ctx context.Context, c *http.Client, base string) (string, error) {
 	b, err := post(ctx, c, base, "tools/list", "", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+modernMeta+`}}`)
 	if err != nil {
 		return "", fmt.Errorf("listing tools: %w", err)
