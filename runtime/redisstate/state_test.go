@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/redis/go-redis/v9"
 )
 
 // redisAddr returns the test Redis, skipping without one.
@@ -27,9 +28,21 @@ func redisAddr(t *testing.T) string {
 	return addr
 }
 
-// prefix is a key prefix no other test uses.
+// prefix is a key prefix no other test uses; the test's keys are deleted
+// when it ends (some, like the task counter, never expire).
 func prefix(t *testing.T) string {
-	return "scale-test:" + t.Name() + ":" + rand.Text()[:8] + ":"
+	p := "scale-test:" + t.Name() + ":" + rand.Text()[:8] + ":"
+	if addr := os.Getenv("MCPGEN_TEST_REDIS_ADDR"); addr != "" {
+		t.Cleanup(func() {
+			rdb := redis.NewClient(&redis.Options{Addr: addr})
+			defer rdb.Close()
+			ctx := context.Background()
+			for it := rdb.Scan(ctx, 0, p+"*", 100).Iterator(); it.Next(ctx); {
+				rdb.Del(ctx, it.Val())
+			}
+		})
+	}
+	return p
 }
 
 // replica returns a State at addr with prefix p, closed with the test.
