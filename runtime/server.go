@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
+	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -67,6 +68,7 @@ type Server struct {
 	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
 	tasks      *task.Manager             // tools that run as tasks; nil for none
 	taskOpts   task.Options              // server.tasks
+	shared     *redisstate.State         // server.state.redis; nil for memory
 }
 
 func newServer(logger *slog.Logger) *Server {
