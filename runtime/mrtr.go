@@ -48,6 +48,9 @@ type inputRound struct {
 	asked     mcp.InputRequestMap
 	done      int   // the first step that has not run
 	protoErr  error // a bad state or answer: the call fails with a JSON-RPC error
+	// carried is the state of the previous round when the server keeps it
+	// itself (a task's rounds): neither signed nor spent.
+	carried *roundState
 }
 
 // modernRound returns the round of a 2026-07-28 request, nil for a client
@@ -65,6 +68,11 @@ func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, ar
 	r.next = roundState{Kind: kind, Name: name, Args: argsDigest(args), Answers: map[string]json.RawMessage{}}
 	if c := auth.CallerFrom(ctx); c != nil {
 		r.next.Caller = c.Subject
+	}
+	if r.carried != nil {
+		r.prev, r.next.Chain = r.carried, r.carried.Chain
+		maps.Copy(r.next.Answers, r.carried.Answers)
+		return true
 	}
 	if r.token == "" {
 		return true
@@ -168,7 +176,7 @@ var inputMethod = map[string]string{"sample": "sampling/createMessage", "elicit"
 // finish ends a round whose steps are all settled: the state it came with,
 // if any, is spent, so that the call cannot complete twice.
 func (r *inputRound) finish(s *Server) bool {
-	if r.prev == nil {
+	if r.prev == nil || r.carried != nil {
 		return true
 	}
 	if !s.states.claim(r.prev) {
@@ -182,6 +190,13 @@ func (r *inputRound) finish(s *Server) bool {
 func (r *inputRound) stateToken(s *Server) string {
 	r.next.Done = r.done
 	return s.states.sign(&r.next)
+}
+
+// then is the round that follows r, in which the server itself carries
+// the state and the client's answers come as responses (a task's rounds).
+func (r *inputRound) then(responses mcp.InputResponseMap) *inputRound {
+	r.next.Done = r.done
+	return &inputRound{caps: r.caps, responses: responses, asked: mcp.InputRequestMap{}, carried: &r.next}
 }
 
 // declares reports whether the client declared a capability.

@@ -43,6 +43,7 @@ type tool struct {
 	headers     bool     // its input schema has x-mcp-header annotations
 	interactive bool     // a step asks the client something
 	task        string   // "", optional or required: whether it runs as a task
+	taskAfter   int      // the last step run before a 2026 task starts; -1: none
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -217,6 +218,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl.slots = b.concurrency(f, path+".concurrency", t.Concurrency)
 	tl.cache = b.toolCache(f, path+".cache", t, tl)
 	tl.taskSupport(t.Task)
+	tl.taskAfter = b.taskAfter(f, path, t, tl.steps)
 	return tl
 }
 

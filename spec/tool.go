@@ -72,6 +72,13 @@ type Tool struct {
 	// request): `optional` lets the client choose, `required` refuses a
 	// plain call. Settings are in `server.tasks`.
 	Task string `yaml:"task,omitempty" jsonschema:"enum=optional,enum=required"`
+	// TaskAfter names a step (its `as`): for a 2026-07-28 client, the
+	// steps up to and including it run in the call itself, their questions
+	// asked as input requests of the call, and the task starts only once
+	// they are answered, with their results; the steps after it run in the
+	// task. Without it, a task starts at once and every question waits on
+	// the task (answered with tasks/update). Needs `task`.
+	TaskAfter string `yaml:"task_after,omitempty"`
 }
 
 // Arg is one tool argument in the concise form.
