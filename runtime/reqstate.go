@@ -36,6 +36,9 @@ type roundState struct {
 	Caller  string                     `json:"c,omitempty"` // the caller's subject
 	Done    int                        `json:"d"`           // steps before this one have run
 	Answers map[string]json.RawMessage `json:"r,omitempty"` // step results, by input request key
+	// Pending is what a step that takes several rounds keeps between them,
+	// by its key: a URL elicitation's id, a sampling conversation so far.
+	Pending map[string]json.RawMessage `json:"p,omitempty"`
 	Chain   string                     `json:"i"`
 	Expires int64                      `json:"e"` // Unix seconds
 }

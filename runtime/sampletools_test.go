@@ -2,11 +2,13 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,8 +36,15 @@ tools:
 // TestSampleWithTools plays the client's model: it calls an offered tool,
 // a tool that was not offered and the offered one with bad arguments;
 // mcpgen answers each with its result, and after max_turns the model must
-// answer without tools.
+// answer without tools. The same with a session (2025-11-25) and with
+// input requests, one round per turn (2026-07-28).
 func TestSampleWithTools(t *testing.T) {
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) { testSampleWithTools(t, version) })
+	}
+}
+
+func testSampleWithTools(t *testing.T, version string) {
 	srv := mustCompile(t, sampleToolsConfig, nil)
 	var mu sync.Mutex
 	var seen []*mcp.CreateMessageWithToolsParams
@@ -47,7 +56,7 @@ func TestSampleWithTools(t *testing.T) {
 		{use("u3", "lookup", map[string]any{"city": 3})},
 		{&mcp.TextContent{Text: "Oslo has 709000 people."}},
 	}
-	cs := session(t, srv, "2025-11-25", &mcp.ClientOptions{
+	cs := session(t, srv, version, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}},
 		CreateMessageWithToolsHandler: func(_ context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
 			mu.Lock()
@@ -100,10 +109,22 @@ func TestSampleWithTools(t *testing.T) {
 }
 
 // TestSampleWithToolsUndeclared: a client that samples but did not declare
-// tools support gets an error result, and its model is never asked.
+// tools support gets an error result (2025-11-25) or the error -32021
+// naming sampling.tools (2026-07-28), and its model is never asked.
 func TestSampleWithToolsUndeclared(t *testing.T) {
 	asked := 0
-	cs := session(t, mustCompile(t, sampleToolsConfig, nil), "2025-11-25", &mcp.ClientOptions{
+	cs := session(t, mustCompile(t, sampleToolsConfig, nil), "2026-07-28", &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			asked++
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "x"}}, nil
+		},
+	}, nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "q"}})
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != mcp.CodeMissingRequiredClientCapabilities || string(rpc.Data) != `{"requiredCapabilities":{"sampling":{"tools":{}}}}` || asked != 0 {
+		t.Errorf("2026-07-28: error %v (data %s), model asked %d times; want -32021 naming sampling.tools", err, rpcData(rpc), asked)
+	}
+	cs = session(t, mustCompile(t, sampleToolsConfig, nil), "2025-11-25", &mcp.ClientOptions{
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			asked++
 			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "x"}}, nil
@@ -116,4 +137,11 @@ func TestSampleWithToolsUndeclared(t *testing.T) {
 	if text := textOf(res.Content); !res.IsError || !strings.Contains(text, errNoSamplingTools.Error()) || asked != 0 {
 		t.Errorf("result %q (isError %v), model asked %d times", text, res.IsError, asked)
 	}
+}
+
+func rpcData(e *jsonrpc.Error) string {
+	if e == nil {
+		return ""
+	}
+	return string(e.Data)
 }

@@ -46,8 +46,13 @@ type step struct {
 func (st *step) capability() string {
 	switch st.kind {
 	case "sample":
+		if len(st.offer) > 0 {
+			return capSamplingTools
+		}
 		return capSampling
-	case "elicit", "confirm", "elicit_url":
+	case "elicit_url":
+		return capElicitationURL
+	case "elicit", "confirm":
 		return capElicitation
 	case "roots":
 		return capRoots
