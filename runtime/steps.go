@@ -107,6 +107,18 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 	return out
 }
 
+// askingSteps compiles the steps of a prompt or a resource (what), which
+// can only ask the client.
+func (b *builder) askingSteps(f *load.File, path, what string, steps []*spec.Step, roots map[string][]string) []*step {
+	out := b.stepList(f, path, steps, roots)
+	for i, st := range steps {
+		if st != nil && st.Elicit == nil && st.Sample == nil && st.Roots == nil {
+			b.errorf(f, fmt.Sprintf("%s.steps[%d]", path, i), "a %s's steps can only ask the client: elicit, sample or roots", what)
+		}
+	}
+	return out
+}
+
 func withRoot(roots map[string][]string, name string, below []string) map[string][]string {
 	m := make(map[string][]string, len(roots)+1)
 	for k, v := range roots {
