@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -170,6 +171,10 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 			res, ok := resp.(*mcp.CreateMessageWithToolsResult)
 			if !ok {
 				return nil, false, notAnswerTo(turnKey(st.key, conv.Turn), "sampling/createMessage")
+			}
+			// the tools it calls run once: this state cannot bring them again
+			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.spendOnce(r.token, r.prev.Expires) {
+				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error()}
 			}
 			if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
 				r.settle(st.key, out)

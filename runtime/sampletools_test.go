@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -144,4 +145,50 @@ func rpcData(e *jsonrpc.Error) string {
 		return ""
 	}
 	return string(e.Data)
+}
+
+// TestSampleWithToolsReplay2026: the state of a round whose answer made
+// the model's tool calls run cannot bring that answer again (the tools
+// would run twice); the state of the next round goes on.
+func TestSampleWithToolsReplay2026(t *testing.T) {
+	calls := new(atomic.Int64)
+	srv, ds := compileCounting(t, sampleToolsConfig, nil, calls)
+	if ds.Errors() > 0 {
+		t.Fatal(ds)
+	}
+	c := rawSession(t, srv)
+	meta := map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28",
+		mcp.MetaKeyClientCapabilities: map[string]any{"sampling": map[string]any{"tools": map[string]any{}}}}
+	call := func(extra map[string]any) (map[string]any, *jsonrpc.Error) {
+		p := map[string]any{"name": "ask", "arguments": map[string]any{"question": "Oslo?"}, "_meta": meta}
+		for k, v := range extra {
+			p[k] = v
+		}
+		return c.call("tools/call", p)
+	}
+	first, err := call(nil)
+	if err != nil || first["inputRequests"].(map[string]any)["answer"] == nil {
+		t.Fatalf("first round: %v %v", first, err)
+	}
+	useTool := map[string]any{"requestState": first["requestState"], "inputResponses": map[string]any{
+		"answer": map[string]any{"role": "assistant", "model": "m", "stopReason": "toolUse",
+			"content": []any{map[string]any{"type": "tool_use", "id": "u1", "name": "lookup", "input": map[string]any{"city": "Oslo"}}}}}}
+	second, err := call(useTool)
+	if err != nil || second["inputRequests"].(map[string]any)["answer_2"] == nil {
+		t.Fatalf("second round: %v %v; want the next turn as answer_2", second, err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("lookup ran %d times, want 1", n)
+	}
+	if _, err := call(useTool); err == nil || err.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("replayed state: %v; want -32602", err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("after the replay lookup ran %d times, want 1", n)
+	}
+	last, err := call(map[string]any{"requestState": second["requestState"], "inputResponses": map[string]any{
+		"answer_2": map[string]any{"role": "assistant", "model": "m", "content": []any{map[string]any{"type": "text", "text": "709000."}}}}})
+	if err != nil || textContent(last) != "709000. (1 tool calls)" {
+		t.Errorf("last round: %v %v", last, err)
+	}
 }
