@@ -80,68 +80,19 @@ func compileBuiltin(t *testing.T, config string) *Server {
 	return srv
 }
 
-// TestURLElicitation sends the user to a page and waits until the page's
-// status endpoint says they finished; then the client is told the
-// elicitation completed, and the tool goes on with the page's answer.
-func TestURLElicitation(t *testing.T) {
-	page := &paymentPage{paid: map[string]bool{}}
-	ts := httptest.NewServer(page)
-	t.Cleanup(ts.Close)
-	srv := compileBuiltin(t, urlConfig(ts.URL))
-	var asked *mcp.ElicitParams
-	completed := make(chan string, 1)
-	cs := session(t, srv, "2025-11-25", &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
-		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			asked = req.Params
-			go http.Get(req.Params.URL) // the user opens the page and pays
-			return &mcp.ElicitResult{Action: "accept"}, nil
-		},
-		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
-			completed <- req.Params.ElicitationID
-		},
-	}, nil)
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{"invoice": "A 7"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError || textOf(res.Content) != "Paid: R-1" {
-		t.Fatalf("result: %q (isError %v)", textOf(res.Content), res.IsError)
-	}
-	if asked == nil || asked.Mode != "url" || len(asked.ElicitationID) < 20 || asked.Message != "Pay invoice A 7 on the payment page." {
-		t.Fatalf("asked %+v", asked)
-	}
-	u, _ := url.Parse(asked.URL)
-	if d := cmp.Diff(url.Values{"invoice": {"A 7"}, "session": {asked.ElicitationID}}, u.Query()); d != "" {
-		t.Errorf("page URL query (-want +got):\n%s", d)
-	}
-	select {
-	case id := <-completed:
-		if id != asked.ElicitationID {
-			t.Errorf("completed %q, asked %q", id, asked.ElicitationID)
-		}
-	case <-time.After(10 * time.Second):
-		t.Error("no notifications/elicitation/complete")
-	}
-	page.mu.Lock()
-	defer page.mu.Unlock()
-	if page.polls < 3 {
-		t.Errorf("the status was polled %d times; the step did not wait", page.polls)
-	}
-}
-
-// TestURLElicitation2026: at 2026-07-28 the page is an input request of
-// the call, without an elicitationId; the id the page sees is kept in the
-// request state, the retry that says the user accepted waits for the page,
-// and no completion notification is sent (2026-07-28 has none).
-func TestURLElicitation2026(t *testing.T) {
+// payOnPage serves the payment page and urlConfig, connects a client of
+// version that declares URL elicitation and pays on the page when asked,
+// and calls pay, which must end paid, after the step waited. It returns
+// what the client was asked and the ids of the completion notifications it
+// received.
+func payOnPage(t *testing.T, version string) ([]*mcp.ElicitParams, chan string) {
 	page := &paymentPage{paid: map[string]bool{}}
 	ts := httptest.NewServer(page)
 	t.Cleanup(ts.Close)
 	srv := compileBuiltin(t, urlConfig(ts.URL))
 	var asked []*mcp.ElicitParams
 	completed := make(chan string, 1)
-	cs := session(t, srv, "2026-07-28", &mcp.ClientOptions{
+	cs := session(t, srv, version, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked = append(asked, req.Params)
@@ -162,8 +113,48 @@ func TestURLElicitation2026(t *testing.T) {
 	if res.IsError || textOf(res.Content) != "Paid: R-1" {
 		t.Fatalf("result: %q (isError %v)", textOf(res.Content), res.IsError)
 	}
-	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].ElicitationID != "" {
-		t.Fatalf("asked %+v; want one URL elicitation without an elicitationId", asked)
+	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].Message != "Pay invoice A 7 on the payment page." {
+		t.Fatalf("asked %+v; want one URL elicitation", asked)
+	}
+	page.mu.Lock()
+	defer page.mu.Unlock()
+	if page.polls < 3 {
+		t.Errorf("the status was polled %d times; the step did not wait", page.polls)
+	}
+	return asked, completed
+}
+
+// TestURLElicitation sends the user to a page and waits until the page's
+// status endpoint says they finished; then the client is told the
+// elicitation completed, and the tool goes on with the page's answer.
+func TestURLElicitation(t *testing.T) {
+	all, completed := payOnPage(t, "2025-11-25")
+	asked := all[0]
+	if len(asked.ElicitationID) < 20 {
+		t.Fatalf("asked %+v; want an unguessable elicitationId", asked)
+	}
+	u, _ := url.Parse(asked.URL)
+	if d := cmp.Diff(url.Values{"invoice": {"A 7"}, "session": {asked.ElicitationID}}, u.Query()); d != "" {
+		t.Errorf("page URL query (-want +got):\n%s", d)
+	}
+	select {
+	case id := <-completed:
+		if id != asked.ElicitationID {
+			t.Errorf("completed %q, asked %q", id, asked.ElicitationID)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("no notifications/elicitation/complete")
+	}
+}
+
+// TestURLElicitation2026: at 2026-07-28 the page is an input request of
+// the call, without an elicitationId; the id the page sees is kept in the
+// request state, the retry that says the user accepted waits for the page,
+// and no completion notification is sent (2026-07-28 has none).
+func TestURLElicitation2026(t *testing.T) {
+	asked, completed := payOnPage(t, "2026-07-28")
+	if asked[0].ElicitationID != "" {
+		t.Fatalf("asked %+v; want no elicitationId", asked[0])
 	}
 	u, _ := url.Parse(asked[0].URL)
 	if id := u.Query().Get("session"); len(id) < 20 {

@@ -189,12 +189,7 @@ func TestTasks2026PartialAnswers(t *testing.T) {
 	if reqs := got["inputRequests"].(map[string]any); got["status"] != "input_required" || reqs["sure"] == nil || len(reqs) != 1 {
 		t.Fatalf("after a partial answer: %v; want input_required with only sure pending", got)
 	}
-	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{
-		"sure": map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}}, true))
-	done := c.pollUntil(id, meta2026(true), "completed", "failed")
-	if res, _ := done["result"].(map[string]any); textContent(res) != "Ada true" {
-		t.Errorf("task = %v; want completed with %q", done, "Ada true")
-	}
+	answerLast(t, c, id, "sure", map[string]any{"ok": true}, "Ada true")
 }
 
 // TestTasks2026TaskAfter: with task_after, the questions up to that step
@@ -222,12 +217,7 @@ func TestTasks2026TaskAfter(t *testing.T) {
 	if reqs := got["inputRequests"].(map[string]any); reqs["sure"] == nil || len(reqs) != 1 {
 		t.Fatalf("task asks %v; want only sure (who was answered before the task)", reqs)
 	}
-	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{
-		"sure": map[string]any{"action": "accept", "content": map[string]any{"ok": true}}}}, true))
-	done := c.pollUntil(id, meta2026(true), "completed", "failed")
-	if res, _ := done["result"].(map[string]any); textContent(res) != "Ada true" {
-		t.Errorf("task = %v; want completed with %q", done, "Ada true")
-	}
+	answerLast(t, c, id, "sure", map[string]any{"ok": true}, "Ada true")
 	if _, err := c.call("tools/call", retry); err == nil || err.Code != jsonrpc.CodeInvalidParams {
 		t.Errorf("replayed state: error %v; want -32602", err)
 	}
@@ -241,5 +231,17 @@ func TestTaskAfterErrors(t *testing.T) {
 	} {
 		_, ds := compileText(t, "version: 1\ntools:\n  - name: x\n    description: d\n    content: [{text: t}]\n    "+tc.tool+"\n", nil)
 		wantDiag(t, ds, "tools[0].task_after", tc.want)
+	}
+}
+
+// answerLast accepts task id's last question, key, with content; the task
+// must then complete with the text want.
+func answerLast(t *testing.T, c *rpcClient, id, key string, content map[string]any, want string) {
+	t.Helper()
+	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": content}}}, true))
+	done := c.pollUntil(id, meta2026(true), "completed", "failed")
+	if res, _ := done["result"].(map[string]any); textContent(res) != want {
+		t.Errorf("task = %v; want completed with %q", done, want)
 	}
 }
