@@ -60,8 +60,9 @@ type Tool struct {
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Requires lists the client capabilities a call needs: sampling,
 	// elicitation or roots. Those its steps need are added by themselves
-	// (sample, elicit and confirm, roots), except for steps marked
-	// `if_supported`. A 2026-07-28 client that did not declare one gets the
+	// (sample, elicit and confirm, roots; an elicit step with a url needs
+	// URL elicitation and a sample step offering tools sampling with tools,
+	// so named in the error), except for steps marked `if_supported`. A 2026-07-28 client that did not declare one gets the
 	// error -32021; an older client gets an error result.
 	Requires []string `yaml:"requires,omitempty" jsonschema:"enum=sampling,enum=elicitation,enum=roots"`
 	// CacheHint is this tool's caching hint: tools/list carries the shortest
