@@ -175,7 +175,7 @@ func (s *Server) MCP() *mcp.Server {
 	}
 	for _, r := range s.resources {
 		srv.AddResource(r.def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return s.read(ctx, r, req.Params.URI)
+			return s.read(ctx, r, req)
 		})
 	}
 	if s.spill != nil {
@@ -185,7 +185,7 @@ func (s *Server) MCP() *mcp.Server {
 	}
 	for _, r := range s.templates {
 		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return s.read(ctx, r, req.Params.URI)
+			return s.read(ctx, r, req)
 		})
 	}
 	return srv
