@@ -102,7 +102,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]string{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
-	b.redact = newRedactor(mergeSecrets(files).Masked())
+	b.redact = newRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
 		b.srv.limits.store = opts.RateLimiter
@@ -130,7 +130,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.checkOffers()
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
-	*b.redact = *newRedactor(secrets.Masked())
+	*b.redact = *newRedactor(secrets.Credentials())
 	b.srv.mask = newMasker(secrets.Credentials())
 	ds := b.ds.Sort()
 	if ds.Errors() > 0 {
@@ -535,7 +535,7 @@ func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
 func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {
-	v, errs := eval.Compile(n, env, evalOptions(f))
+	v, errs := eval.Compile(n, env, evalOptions(f, path))
 	for _, e := range errs {
 		d := b.reporter(f)
 		d.AtOffset(load.Error, e.Node, e.Offset, path, e.Msg, e.Hint)
@@ -546,9 +546,10 @@ func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map
 	return v
 }
 
-// evalOptions lets expressions in f read the environment as env.NAME.
-func evalOptions(f *load.File) eval.Options {
-	return eval.Options{Env: f.Env}
+// evalOptions lets expressions at path in f read the environment as
+// env.NAME.
+func evalOptions(f *load.File, path string) eval.Options {
+	return eval.Options{Env: f.EnvAt(path)}
 }
 
 // template parses text at path; errors point at their character inside

@@ -107,7 +107,11 @@ type echoConfig struct {
 	Log    string     `yaml:"log"` // sent at info level before answering
 	// Refuse is returned as an error result (IsError), not as an error.
 	Refuse string `yaml:"refuse"`
-	calls  *atomic.Int64
+	// Headers and DSN are not used: values written there are credentials
+	// by where they are written (see load.CredentialField).
+	Headers map[string]string `yaml:"headers"`
+	DSN     string            `yaml:"dsn"`
+	calls   *atomic.Int64
 	value  *eval.Value
 }
 

@@ -25,6 +25,15 @@ type Config struct {
 	ResourceTemplates []*ResourceTemplate `yaml:"resource_templates,omitempty"`
 	// Prompts are message templates a user picks, often as slash commands.
 	Prompts []*Prompt `yaml:"prompts,omitempty"`
+	// Secrets names environment variables whose values are secrets
+	// whatever their names say, e.g. `[CRM_USER, SIGNING_MATERIAL]`. A
+	// value is masked (in errors, logs, dry runs and results) when it is a
+	// secret: declared here, named like one (`…_TOKEN`, `…_PASSWORD`,
+	// `…_KEY`, `…_SECRET`, …), fed into a credential field (auth, a header
+	// that carries a credential, a DSN's password), or a URL with a
+	// password. Other values (base URLs, hosts, regions) are shown as they
+	// are; values of fewer than 4 characters never count as secrets.
+	Secrets []string `yaml:"secrets,omitempty"`
 }
 
 // Server describes the MCP server to its clients.

@@ -21,6 +21,8 @@ type envRef struct {
 	value  string // what the environment gave, if it was set and not empty
 	def    string // the default after :-
 	hasDef bool
+	// from and to are the bytes of the expanded text the value took
+	from, to int
 }
 
 // expand replaces ${NAME} and ${NAME:-default} in s with values from lookup;
@@ -81,18 +83,20 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 		}
 		r := envRef{name: name, off: j, def: def, hasDef: hasDef}
 		if v, ok := lookup(name); ok && (v != "" || !hasDef) {
+			r.value, r.from, r.to = v, b.Len(), b.Len()+len(v)
 			b.WriteString(v)
-			r.value = v
 			refs = append(refs, r)
 			continue
 		}
 		refs = append(refs, r)
 		if hasDef { // the default may refer to variables too: ${A:-${B}}
 			text, inner, innerErrs := expand(def, lookup, skipMissing)
+			out := b.Len()
 			b.WriteString(text)
 			at := j + 2 + len(name) + 2
 			for _, ir := range inner {
 				ir.off += at
+				ir.from, ir.to = ir.from+out, ir.to+out
 				refs = append(refs, ir)
 			}
 			for _, ie := range innerErrs {
