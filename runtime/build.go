@@ -535,7 +535,13 @@ func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
 func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {
-	v, errs := eval.Compile(n, env, evalOptions(f, path))
+	var read []string
+	lookup := f.EnvAt(path)
+	opts := eval.Options{Env: func(name string) (string, bool) {
+		read = append(read, name)
+		return lookup(name)
+	}}
+	v, errs := eval.Compile(n, env, opts)
 	for _, e := range errs {
 		d := b.reporter(f)
 		d.AtOffset(load.Error, e.Node, e.Offset, path, e.Msg, e.Hint)
@@ -543,7 +549,29 @@ func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map
 	if len(errs) > 0 {
 		return nil
 	}
+	deriveSecret(f, path, v, env, read)
 	return v
+}
+
+// deriveSecret records, as a secret, what a value computes from secrets
+// read as env.NAME when it depends on nothing else (such as
+// "Basic ${{ toBase64(env.API_USER + ':' + env.API_PASSWORD) }}"), so
+// that the result is masked whole, not only its inputs. It is a secret
+// when the value is written in a credential field or reads a secret.
+func deriveSecret(f *load.File, path string, v *eval.Value, env types.Map, read []string) {
+	if len(read) == 0 || !(load.CredentialField(path) || slices.ContainsFunc(read, f.Secrets.Secret)) {
+		return
+	}
+	for name := range env {
+		if v.Uses(name) {
+			return // computed per call
+		}
+	}
+	if x, err := v.Eval(map[string]any{}); err == nil {
+		if s, ok := x.(string); ok {
+			f.Secrets.AddCredential("", s)
+		}
+	}
 }
 
 // evalOptions lets expressions at path in f read the environment as

@@ -31,6 +31,7 @@ type backend struct {
 	base      *url.URL
 	headers   http.Header
 	auth      *authenticator
+	signer    *signer // signs each attempt; nil when requests are not signed
 	transport *http.Transport
 	limits    limits
 	forward   []string // headers of the client's request copied onto requests
@@ -106,12 +107,13 @@ func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string
 		h.Set(name, v)
 	}
 	auth := buildAuth(env, c.Auth)
+	sign, signOK := buildSigner(env, c.Signing)
 	tlsConf, tlsOK := buildTLS(env, c.TLS)
-	if !ok || !tlsOK || (c.Auth != nil && auth == nil) {
+	if !ok || !tlsOK || !signOK || (c.Auth != nil && auth == nil) {
 		return nil
 	}
 	tr := newTransport(tlsConf)
-	b := &backend{base: base, headers: h, auth: auth, transport: tr}
+	b := &backend{base: base, headers: h, auth: auth, signer: sign, transport: tr}
 	if auth != nil {
 		auth.client = &http.Client{Transport: tr, CheckRedirect: noRedirects}
 	}

@@ -130,7 +130,8 @@ func (c *Config) backend(env handlers.BuildEnv) (*backend, bool) {
 	for _, f := range []struct {
 		name string
 		set  bool
-	}{{"base_url", c.BaseURL != nil}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil}} {
+	}{{"base_url", c.BaseURL != nil}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil},
+		{"signing", c.Signing != nil}} {
 		if f.set {
 			env.Diag(f.name, fmt.Sprintf("%s belongs to the backend; remove it here or drop `backend:`", f.name))
 		}
@@ -258,7 +259,7 @@ func (h *handler) scrub(s string) string {
 		s = h.redact(s)
 	}
 	if h.be != nil {
-		for _, secret := range h.be.auth.secrets() {
+		for _, secret := range append(h.be.auth.secrets(), h.be.signer.secrets()...) {
 			if len(secret) >= 4 {
 				s = strings.ReplaceAll(s, secret, "****")
 			}

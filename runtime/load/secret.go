@@ -75,6 +75,17 @@ func (s *Secrets) Declare(names ...string) {
 	}
 }
 
+// Secret reports whether a value taken from the variable name is a
+// secret.
+func (s *Secrets) Secret(name string) bool {
+	for _, t := range s.taken {
+		if t.name == name && s.secret(t) {
+			return true
+		}
+	}
+	return SecretName(name) || s.Declared(name)
+}
+
 // Declared reports whether name was declared a secret.
 func (s *Secrets) Declared(name string) bool { return slices.Contains(s.declared, name) }
 
