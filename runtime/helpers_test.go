@@ -112,7 +112,7 @@ type echoConfig struct {
 	Headers map[string]string `yaml:"headers"`
 	DSN     string            `yaml:"dsn"`
 	calls   *atomic.Int64
-	value  *eval.Value
+	value   *eval.Value
 }
 
 func (c *echoConfig) Build(env handlers.BuildEnv) handlers.Handler {
