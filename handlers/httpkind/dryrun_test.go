@@ -87,3 +87,31 @@ tools:
 		t.Errorf("dry run (-want +got):\n%s", diff)
 	}
 }
+
+// TestOptionalURLPart: ${NAME:+text} puts text in the URL only when NAME
+// is set and not empty, such as a guest space's path prefix.
+func TestOptionalURLPart(t *testing.T) {
+	t.Parallel()
+	cfg := `version: 1
+backends:
+  wiki:
+    kind: http
+    base_url: https://wiki.example.com${WIKI_SPACE:+/spaces/${WIKI_SPACE}}/rest
+tools:
+  - name: t
+    description: test tool
+    handler: {backend: wiki, path: /pages}
+`
+	for space, want := range map[string]string{"": "GET https://wiki.example.com/rest/pages\n",
+		"guests": "GET https://wiki.example.com/spaces/guests/rest/pages\n"} {
+		s := buildEnv(t, cfg, map[string]string{"WIKI_SPACE": space})
+		got, err := s.DryRun(context.Background(), "t", []byte(`{}`))
+		if err != nil || got != want {
+			t.Errorf("WIKI_SPACE=%q: dry run %q, %v; want %q", space, got, err, want)
+		}
+	}
+	s := buildEnv(t, cfg, map[string]string{}) // unset is fine too
+	if got, _ := s.DryRun(context.Background(), "t", []byte(`{}`)); got != "GET https://wiki.example.com/rest/pages\n" {
+		t.Errorf("WIKI_SPACE unset: dry run %q", got)
+	}
+}
