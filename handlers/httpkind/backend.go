@@ -34,7 +34,8 @@ type backend struct {
 	signer    *signer // signs each attempt; nil when requests are not signed
 	transport *http.Transport
 	limits    limits
-	forward   []string // headers of the client's request copied onto requests
+	forward   []string  // headers of the client's request copied onto requests
+	defaults  *defaults // settings of its tools; nil for a tool's own connection
 }
 
 // limits are the resolved bounds of a call.
@@ -49,6 +50,20 @@ type limits struct {
 // Open checks the backend's settings and prepares its client; it connects
 // to nothing.
 func (c *BackendConfig) Open(env handlers.BuildEnv) any {
+	b, ok := c.SharedConnection.Open(env).(*backend)
+	if !ok {
+		return nil
+	}
+	b.defaults = compileDefaults(env, &c.ToolDefaults)
+	if env.Failed() {
+		return nil
+	}
+	return b
+}
+
+// Open checks a shared connection's settings and prepares its client; it
+// connects to nothing.
+func (c *SharedConnection) Open(env handlers.BuildEnv) any {
 	b := openBackend(env, &c.Connection, c.Headers)
 	if b == nil {
 		return nil

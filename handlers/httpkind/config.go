@@ -92,6 +92,15 @@ type Limits struct {
 // BackendConfig is a named `backends:` entry of kind http, shared by the
 // tools and resources that name it.
 type BackendConfig struct {
+	SharedConnection `yaml:",inline"`
+	// ToolDefaults are settings every tool of the backend shares; a tool
+	// overrides them with its own.
+	ToolDefaults `yaml:",inline"`
+}
+
+// SharedConnection is what a named backend's tools share: the
+// connection, its limits and the headers sent with every request.
+type SharedConnection struct {
 	Connection `yaml:",inline"`
 	Limits     `yaml:",inline"`
 	// Headers sent with every request, e.g. `Accept: application/json`.
@@ -104,6 +113,35 @@ type BackendConfig struct {
 	// Proxy-Authorization and Cookie are refused: the caller's credentials
 	// never reach a backend. Over stdio there is nothing to forward.
 	ForwardHeaders []string `yaml:"forward_headers,omitempty"`
+}
+
+// ToolDefaults are the request and response settings that a backend gives
+// all its tools, so that they are written once. A tool's own setting
+// replaces the backend's (query parameters are merged, name by name; a
+// tool's error rules are tried before the backend's). Expressions here see
+// `response` (and, in pagination, the cursor), not a tool's arguments.
+type ToolDefaults struct {
+	// MethodOverride: every tool sends its request as POST with an
+	// X-HTTP-Method-Override header, unless it sets method_override: false.
+	MethodOverride *bool `yaml:"method_override,omitempty"`
+	// Query parameters sent with every request, e.g. `api-version: "2024-01"`.
+	// A tool's parameter of the same name replaces the backend's.
+	Query map[string]spec.Value `yaml:"query,omitempty"`
+	// Success statuses of every tool that lists none; see the tool's.
+	Success []string `yaml:"success,omitempty"`
+	// Errors are rules tried after a tool's own; see the tool's.
+	Errors []*ErrorRule `yaml:"errors,omitempty"`
+	// Result extracts the structured result of every tool that sets none,
+	// e.g. ${{ response.body.data }}.
+	Result spec.Value `yaml:"result,omitempty"`
+	// Text renders the result of every tool that sets neither result nor
+	// text.
+	Text string `yaml:"text,omitempty"`
+	// Pagination of every tool that sets none and does not poll; follow
+	// mode only (cursor mode maps a tool's own argument). A tool whose
+	// first response gives no list of items (one record, not a list) is
+	// answered with that response.
+	Pagination *Pagination `yaml:"pagination,omitempty"`
 }
 
 // Auth is one way to authenticate; set exactly one field.
