@@ -553,13 +553,13 @@ func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map
 	return v
 }
 
-// deriveSecret records, as a secret, what a value computes from secrets
-// read as env.NAME when it depends on nothing else (such as
+// deriveSecret records, as a secret, what a credential field computes
+// from values read as env.NAME when it depends on nothing else (such as
 // "Basic ${{ toBase64(env.API_USER + ':' + env.API_PASSWORD) }}"), so
-// that the result is masked whole, not only its inputs. It is a secret
-// when the value is written in a credential field or reads a secret.
+// that the credential is masked whole, not only its inputs (which are
+// secrets too, having fed a credential field).
 func deriveSecret(f *load.File, path string, v *eval.Value, env types.Map, read []string) {
-	if len(read) == 0 || !(load.CredentialField(path) || slices.ContainsFunc(read, f.Secrets.Secret)) {
+	if len(read) == 0 || !load.CredentialField(path) {
 		return
 	}
 	for name := range env {

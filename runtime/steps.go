@@ -9,6 +9,7 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
@@ -39,6 +40,10 @@ type step struct {
 	until       handlers.Handler    // succeeds once the user finished on the page
 	every       time.Duration       // how often until is called
 	timeout     time.Duration       // how long the user has
+	call        handlers.Handler    // a call step's request
+	each        *eval.Value         // a call step's for_each; nil: one request
+	when        *eval.Value         // runs the step only when true; nil: always
+	whenSrc     string              // the condition as written, for dry runs
 }
 
 // capability returns the client capability the step needs: "" for steps
@@ -89,6 +94,9 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 		if s == nil {
 			continue
 		}
+		if st.When != nil {
+			s.when, s.whenSrc = b.stepCondition(f, p+".when", st.When, stepRoots), st.When.Node.Value
+		}
 		s.key = cmp.Or(s.as, fmt.Sprintf("step%d", i+1))
 		if s.as != "" {
 			if slices.Contains(names, s.as) {
@@ -128,6 +136,8 @@ func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[strin
 		return b.elicitStep(f, path+".elicit", st.Elicit, roots)
 	case st.Roots != nil:
 		return &step{kind: "roots", as: st.Roots.As, ifSupported: st.Roots.IfSupported}
+	case st.Call != nil:
+		return b.callStep(f, path+".call", st.Call, roots)
 	case st.CloseStream != nil:
 		retry := time.Duration(st.CloseStream.Retry)
 		if retry <= 0 {
