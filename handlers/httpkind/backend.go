@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 )
 
@@ -64,7 +65,11 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 // Open checks a shared connection's settings and prepares its client; it
 // connects to nothing.
 func (c *SharedConnection) Open(env handlers.BuildEnv) any {
-	b := openBackend(env, &c.Connection, c.Headers)
+	headers, ok := backendHeaders(env, c.Headers)
+	if !ok {
+		return nil
+	}
+	b := openBackend(env, &c.Connection, headers)
 	if b == nil {
 		return nil
 	}
@@ -98,6 +103,24 @@ func (l *Limits) resolve(base limits) limits {
 		}
 	}
 	return base
+}
+
+// backendHeaders computes a backend's headers, once: their expressions
+// read only the environment. It reports false after an error.
+func backendHeaders(env handlers.BuildEnv, m map[string]spec.Value) (map[string]string, bool) {
+	out := make(map[string]string, len(m))
+	for _, p := range compileParams(env, "headers", m) {
+		if p.val == nil {
+			continue // reported
+		}
+		v, err := p.val.String(map[string]any{}, nil)
+		if err != nil {
+			env.Diag("headers."+p.name, err.Error())
+			continue
+		}
+		out[p.name] = v
+	}
+	return out, !env.Failed()
 }
 
 // openBackend validates a connection and builds its client, reporting

@@ -104,8 +104,10 @@ type SharedConnection struct {
 	Connection `yaml:",inline"`
 	Limits     `yaml:",inline"`
 	// Headers sent with every request, e.g. `Accept: application/json`.
-	// Tools add their own or replace these.
-	Headers map[string]string `yaml:"headers,omitempty"`
+	// Tools add their own or replace these. A value may be an expression
+	// over environment values, computed once when the config loads:
+	// `Basic ${{ toBase64(env.API_USER + ':' + env.API_PASSWORD) }}`.
+	Headers map[string]spec.Value `yaml:"headers,omitempty"`
 	// ForwardHeaders names headers of the client's request to mcpgen that
 	// are copied onto every request to this API, e.g. traceparent,
 	// Accept-Language or a tenant header; nothing else is forwarded. A

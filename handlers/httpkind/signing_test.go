@@ -156,20 +156,36 @@ func TestCredentialFromSeveralValues(t *testing.T) {
 		}
 		jsonReply(200, map[string]any{"seen": r.Header.Get("Authorization")})(w, r)
 	})
-	cfg := withBackend(srv.URL, "", tool("", `headers: {Authorization: "Basic ${{ toBase64(env.CRM_USER + ':' + env.CRM_PASSWORD) }}"}`))
-	s := buildEnv(t, cfg, map[string]string{"CRM_USER": "ann", "CRM_PASSWORD": "pw12"})
-	res, err := s.CallTool(context.Background(), "t", []byte(`{}`), nil)
-	if err != nil {
-		t.Fatal(err)
+	header := `{Authorization: "Basic ${{ toBase64(env.CRM_USER + ':' + env.CRM_PASSWORD) }}"}`
+	for _, cfg := range []string{
+		withBackend(srv.URL, "", tool("", "headers: "+header)), // the tool's
+		withBackend(srv.URL, "headers: "+header, tool("", "")), // the backend's, computed once
+	} {
+		s := buildEnv(t, cfg, map[string]string{"CRM_USER": "ann", "CRM_PASSWORD": "pw12"})
+		res, err := s.CallTool(context.Background(), "t", []byte(`{}`), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mustSucceed(t, res); !strings.Contains(got, `"seen": "****"`) {
+			t.Errorf("result: %s", got)
+		}
+		got, err := s.DryRun(context.Background(), "t", []byte(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "GET " + srv.URL + "\nAuthorization: ****\n"; got != want {
+			t.Errorf("dry run:\n%s\nwant\n%s", got, want)
+		}
 	}
-	if got := mustSucceed(t, res); !strings.Contains(got, `"seen": "****"`) {
-		t.Errorf("result: %s", got)
-	}
-	got, err := s.DryRun(context.Background(), "t", []byte(`{}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := "GET " + srv.URL + "\nAuthorization: ****\n"; got != want {
-		t.Errorf("dry run:\n%s\nwant\n%s", got, want)
+}
+
+// TestBackendHeaderExpressions: a backend's headers are computed when the
+// config loads; they cannot read a tool's arguments. (They were sent
+// literally, "${{ … }}" and all.)
+func TestBackendHeaderExpressions(t *testing.T) {
+	t.Parallel()
+	got := diagnose(t, withBackend("https://api.example.com", "headers: {X-Id: '${{ args.id }}'}", tool("- {name: id}", "")))
+	if !strings.Contains(got, "backends.api.headers.X-Id") {
+		t.Errorf("diagnostics: %s", got)
 	}
 }
