@@ -107,7 +107,27 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 		out = append(out, s)
 	}
 	roots["steps"] = names
+	b.warnCallBeforeQuestion(f, path, out)
 	return out
+}
+
+// warnCallBeforeQuestion warns of a call step before a step that asks the
+// client: a 2026-07-28 request runs the steps again when the answer comes
+// back, so the call's request is sent again.
+func (b *builder) warnCallBeforeQuestion(f *load.File, path string, steps []*step) {
+	for i, st := range steps {
+		if st.kind != "call" {
+			continue
+		}
+		for _, later := range steps[i+1:] {
+			if later.capability() != "" {
+				b.diag(f, load.Warning, fmt.Sprintf("%s.steps[%d]", path, i),
+					"this request is sent again when a later step's question is answered (2026-07-28 requests)",
+					"put call steps that change something after the steps that ask the client")
+				break
+			}
+		}
+	}
 }
 
 func withRoot(roots map[string][]string, name string, below []string) map[string][]string {
