@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Defaults of the limits.
