@@ -1,7 +1,9 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -154,13 +156,29 @@ func dryRunSteps(ctx context.Context, steps []*step, c *handlers.Call) string {
 			b.WriteString("(this handler has no dry run)\n\n")
 			continue
 		}
-		out, err := dr.DryRun(ctx, c)
-		if err != nil {
-			fmt.Fprintf(&b, "(depends on the results of earlier steps: %v)\n\n", err)
-			continue
+		items := []any{nil}
+		if st.each != nil {
+			x, err := st.each.Eval(c.Vars())
+			list, ok := x.([]any)
+			if err != nil || !ok {
+				fmt.Fprintf(&b, "(for_each depends on the results of earlier steps: %v)\n\n", cmp.Or(err, errNotList))
+				continue
+			}
+			items = list[:min(len(list), maxForEach)]
 		}
-		b.WriteString(out)
-		b.WriteString("\n")
+		for _, item := range items {
+			cc := *c
+			cc.Item = item
+			out, err := dr.DryRun(ctx, &cc)
+			if err != nil {
+				fmt.Fprintf(&b, "(depends on the results of earlier steps: %v)\n\n", err)
+				continue
+			}
+			b.WriteString(out)
+			b.WriteString("\n")
+		}
 	}
 	return b.String()
 }
+
+var errNotList = errors.New("not a list")

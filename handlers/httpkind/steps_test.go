@@ -204,3 +204,32 @@ func TestCallStepDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestForEachDryRun: a for_each over the arguments shows one request per
+// element; over an earlier step's result, it says so.
+func TestForEachDryRun(t *testing.T) {
+	t.Parallel()
+	s := build(t, withBackend("https://crm.example.com", "", `
+  - name: t
+    description: d
+    args: [{name: ids, type: array, items: string}]
+    steps:
+      - call:
+          as: each
+          for_each: ${{ args.ids }}
+          handler: {backend: api, path: "/contacts/${{ item }}"}
+      - call:
+          for_each: ${{ steps.each }}
+          handler: {backend: api, path: "/contacts/${{ item.id }}/tags"}
+    content: [{text: ok}]
+`))
+	got, err := s.DryRun(context.Background(), "t", []byte(`{"ids": ["c1", "c2"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# step each\nGET https://crm.example.com/contacts/c1\n\nGET https://crm.example.com/contacts/c2\n\n" +
+		"# step step2\n(for_each depends on the results of earlier steps: not a list)\n\n"
+	if got != want {
+		t.Errorf("dry run:\n%s\nwant\n%s", got, want)
+	}
+}
