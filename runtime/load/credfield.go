@@ -27,10 +27,14 @@ func CredentialField(path string) bool {
 	case leaf == "dsn": // only its password is: see dsnPassword
 		return false
 	}
+	lower := strings.ToLower(leaf)
 	for _, suffix := range []string{"_file", "_url", "_path", "_header", "_param", "_field", "_name"} {
-		if strings.HasSuffix(strings.ToLower(leaf), suffix) {
+		if strings.HasSuffix(lower, suffix) {
 			return false
 		}
+	}
+	if strings.HasPrefix(lower, "max_") || strings.HasPrefix(lower, "min_") {
+		return false // a bound: max_tokens
 	}
 	return SecretName(leaf)
 }

@@ -80,7 +80,8 @@ func TestCredentialField(t *testing.T) {
 		"backends.crm.tls.key_file": false, "tools[0].handler.headers.Accept": false,
 		"tools[0].handler.headers.X-Tenant": false, "tools[0].handler.query.region": false,
 		"backends.db.dsn": false, "tools[0].handler.path": false,
-		"tools[0].handler.pagination.cursor_header": false,
+		"tools[0].handler.pagination.cursor_header": false, "tools[0].steps[0].sample.max_tokens": false,
+		"server.http.auth.api_keys[1]": true, "server.request_state.key": true,
 	} {
 		if got := CredentialField(path); got != want {
 			t.Errorf("CredentialField(%q) = %v, want %v", path, got, want)
