@@ -34,6 +34,10 @@ type Config struct {
 	// password. Other values (base URLs, hosts, regions) are shown as they
 	// are; values of fewer than 4 characters never count as secrets.
 	Secrets []string `yaml:"secrets,omitempty"`
+	// Tests are behaviour tests of this file, which `mcpgen test` runs and
+	// the server ignores: the cases of a test file (NAME.test.yaml, see
+	// schema/mcpgen-test.schema.json) written here instead.
+	Tests Node `yaml:"tests,omitempty"`
 }
 
 // Server describes the MCP server to its clients.
