@@ -39,6 +39,7 @@ type Server struct {
 	prompts   []*prompt
 	resources []*resource
 	templates []*resource
+	spill     *spillStore // results kept in pages; nil when no tool keeps any
 	closers   []io.Closer
 	redact    *redactor
 	mask      *masker     // credentials, hidden in results; nil for none
@@ -126,7 +127,7 @@ func (s *Server) MCP() *mcp.Server {
 	if len(s.prompts) > 0 {
 		caps.Prompts = &mcp.PromptCapabilities{}
 	}
-	if len(s.resources)+len(s.templates) > 0 {
+	if len(s.resources)+len(s.templates) > 0 || s.spill != nil {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
 	s.addExtensions(caps)
@@ -171,6 +172,11 @@ func (s *Server) MCP() *mcp.Server {
 		srv.AddResource(r.def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return s.read(ctx, r, req.Params.URI)
 		})
+	}
+	if s.spill != nil {
+		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: spillTemplate, Name: "result_pages",
+			Description: "The pages of a tool result too long for one answer, as its resource links give them.",
+			MIMEType:    "text/plain"}, s.readSpill)
 	}
 	for _, r := range s.templates {
 		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

@@ -75,6 +75,9 @@ type Server struct {
 	RequestState *RequestState `yaml:"request_state,omitempty" mcpgen:"server"`
 	// Tasks configures tools that run as tasks (`task:` on a tool).
 	Tasks *Tasks `yaml:"tasks,omitempty"`
+	// MaxResult caps the text of every tool's result that sets no
+	// `max_result` of its own. Defaults to 1MiB.
+	MaxResult Size `yaml:"max_result,omitempty"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

@@ -49,7 +49,7 @@ func runInit(_ context.Context, args []string, std stdio) int {
 		st.name = serverName(*out)
 	}
 	testFile := filepath.Join(filepath.Dir(*out), testFileName(*out))
-	if err := writeNew(map[string]string{*out: st.config(*out), testFile: st.tests(*out)}); err != nil {
+	if err := writeNew([2]string{*out, st.config(*out)}, [2]string{testFile, st.tests(*out)}); err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
@@ -84,15 +84,18 @@ func checkBaseURL(s string) error {
 }
 
 // writeNew writes the files, none of which may exist: it never overwrites
-// a file, and writes nothing when one is there.
-func writeNew(files map[string]string) error {
-	for p := range files {
-		if _, err := os.Lstat(p); err == nil {
-			return fmt.Errorf("%s exists; init never overwrites a file: give another name with -o", p)
+// a file, and writes nothing when one is there. Files are [path, text]
+// pairs, checked and written in order, so the first one in the way is the
+// one named.
+func writeNew(files ...[2]string) error {
+	for _, f := range files {
+		if _, err := os.Lstat(f[0]); err == nil {
+			return fmt.Errorf("%s exists; init never overwrites a file: give another name with -o", f[0])
 		}
 	}
 	var written []string
-	for p, text := range files {
+	for _, pt := range files {
+		p, text := pt[0], pt[1]
 		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 		if err == nil {
 			_, err = io.WriteString(f, text)

@@ -30,9 +30,14 @@ type Diagnostic struct {
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint,omitempty"` // e.g. did you mean "timeout"?
 	Severity Severity `json:"severity"`
+	// Source is the line of the file at fault, shown under the message
+	// with a caret at Col; set for YAML syntax errors.
+	Source string `json:"source,omitempty"`
 }
 
-// String formats d as "file:line:col: [warning: ]path: message[; hint]".
+// String formats d as "file:line:col: [warning: ]path: message[; hint]",
+// followed by the source line and a caret under the column when d has
+// them.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.File)
@@ -57,6 +62,7 @@ func (d Diagnostic) String() string {
 		b.WriteString("; ")
 		b.WriteString(d.Hint)
 	}
+	b.WriteString(d.caret())
 	return b.String()
 }
 
