@@ -141,7 +141,7 @@ func (s *Suite) secrets(c *Case, opts Options) []string {
 	files, _ := load.Files(s.Configs, load.Options{LookupEnv: s.lookup(c, opts)})
 	var out []string
 	for _, f := range files {
-		out = append(out, f.Secrets.Masked()...)
+		out = append(out, f.Secrets.Credentials()...)
 	}
 	return out
 }

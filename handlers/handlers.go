@@ -284,11 +284,17 @@ type Call struct {
 	// expressions do not read `auth`, and when nobody authenticated
 	// (runtime refuses the calls of a tool that reads `auth` then).
 	Auth map[string]any
+	// Item is the element of a call step's for_each that this call is for
+	// (`item` in expressions); nil otherwise.
+	Item any
 }
 
 // Vars returns the names a handler's expressions are given: `args`,
-// `steps` and `auth`.
+// `steps` and `auth`, and `item` in a call step's for_each.
 func (c *Call) Vars() map[string]any {
+	if c.Item != nil {
+		return map[string]any{"args": c.Args, "steps": c.Steps, "auth": c.Auth, "item": c.Item}
+	}
 	return map[string]any{"args": c.Args, "steps": c.Steps, "auth": c.Auth}
 }
 

@@ -108,7 +108,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]string{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
-	b.redact = newRedactor(mergeSecrets(files).Masked())
+	b.redact = newRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
 		b.srv.limits.store = opts.RateLimiter
@@ -138,7 +138,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.expose(files)
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
-	*b.redact = *newRedactor(secrets.Masked())
+	*b.redact = *newRedactor(secrets.Credentials())
 	b.srv.mask = newMasker(secrets.Credentials())
 	ds := b.ds.Sort()
 	if ds.Errors() > 0 {
@@ -586,7 +586,13 @@ func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
 func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {
-	v, errs := eval.Compile(n, env, evalOptions(f))
+	var read []string
+	lookup := f.EnvAt(path)
+	opts := eval.Options{Env: func(name string) (string, bool) {
+		read = append(read, name)
+		return lookup(name)
+	}}
+	v, errs := eval.Compile(n, env, opts)
 	for _, e := range errs {
 		d := b.reporter(f)
 		d.AtOffset(load.Error, e.Node, e.Offset, path, e.Msg, e.Hint)
@@ -594,12 +600,35 @@ func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map
 	if len(errs) > 0 {
 		return nil
 	}
+	deriveSecret(f, path, v, env, read)
 	return v
 }
 
-// evalOptions lets expressions in f read the environment as env.NAME.
-func evalOptions(f *load.File) eval.Options {
-	return eval.Options{Env: f.Env}
+// deriveSecret records, as a secret, what a credential field computes
+// from values read as env.NAME when it depends on nothing else (such as
+// "Basic ${{ toBase64(env.API_USER + ':' + env.API_PASSWORD) }}"), so
+// that the credential is masked whole, not only its inputs (which are
+// secrets too, having fed a credential field).
+func deriveSecret(f *load.File, path string, v *eval.Value, env types.Map, read []string) {
+	if len(read) == 0 || !load.CredentialField(path) {
+		return
+	}
+	for name := range env {
+		if v.Uses(name) {
+			return // computed per call
+		}
+	}
+	if x, err := v.Eval(map[string]any{}); err == nil {
+		if s, ok := x.(string); ok {
+			f.Secrets.AddCredential("", s)
+		}
+	}
+}
+
+// evalOptions lets expressions at path in f read the environment as
+// env.NAME.
+func evalOptions(f *load.File, path string) eval.Options {
+	return eval.Options{Env: f.EnvAt(path)}
 }
 
 // template parses text at path; errors point at their character inside

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/handlers"
 )
@@ -19,16 +21,28 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 		return "", errors.New(s.unknownTool(name))
 	}
 	dr, ok := t.handler.(handlers.DryRunner)
-	if !ok {
+	calls := slices.ContainsFunc(t.steps, func(st *step) bool { return st.kind == "call" })
+	if !ok && !calls {
 		return "", ErrNoDryRun
 	}
 	a, who, err := s.prepare(ctx, t, args)
 	if err != nil {
 		return "", err
 	}
-	out, err := dr.DryRun(ctx, &handlers.Call{Args: a, Notify: handlers.Nop{}, Auth: who})
-	if err != nil {
-		return "", errors.New(s.redact.apply(err.Error()))
+	c := &handlers.Call{Args: a, Notify: handlers.Nop{}, Auth: who, Steps: map[string]any{}}
+	out := dryRunSteps(ctx, t.steps, c)
+	if ok {
+		req, err := dr.DryRun(ctx, c)
+		if err != nil && !calls {
+			return "", errors.New(s.redact.apply(err.Error()))
+		}
+		if calls {
+			out += "# handler\n"
+			if err != nil {
+				req = fmt.Sprintf("(depends on the results of earlier steps: %v)\n", err)
+			}
+		}
+		out += req
 	}
 	return s.redact.apply(out), nil
 }

@@ -113,8 +113,12 @@ type echoConfig struct {
 	Log    string     `yaml:"log"` // sent at info level before answering
 	// Refuse is returned as an error result (IsError), not as an error.
 	Refuse string `yaml:"refuse"`
-	calls  *atomic.Int64
-	value  *eval.Value
+	// Headers and DSN are not used: values written there are credentials
+	// by where they are written (see load.CredentialField).
+	Headers map[string]string `yaml:"headers"`
+	DSN     string            `yaml:"dsn"`
+	calls   *atomic.Int64
+	value   *eval.Value
 }
 
 func (c *echoConfig) Build(env handlers.BuildEnv) handlers.Handler {

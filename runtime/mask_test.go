@@ -2,9 +2,12 @@ package runtime
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -110,12 +113,71 @@ func credentials(values ...string) []string {
 	return s.Credentials()
 }
 
-// sensitive returns what the secrets policy masks in errors and logs when
-// the values come from variables whose names mark no secret.
-func sensitive(values ...string) []string {
-	var s load.Secrets
-	for _, v := range values {
-		s.Add("SETTING", v)
+// TestMaskSecretsNotEverything shows both sides of the policy in errors,
+// results and logs: a secret (by its name, declared in `secrets:`, fed to
+// a credential header or to a DSN's password) is masked, while a scheme, a
+// host or a region taken from the environment is shown as it is. Masking
+// every value once printed "POST ****://****/v1" and turned "https" into
+// "****s".
+func TestMaskSecretsNotEverything(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"mcpgen.yaml": `version: 1
+secrets: [CRM_LOGIN]
+tools:
+  - name: fail
+    description: Fails naming where it went and with what.
+    handler:
+      kind: echo
+      headers: {Authorization: "Basic ${CRM_PAIR}", X-Tenant: "${TENANT}"}
+      dsn: postgres://app:${DB_WORD}@${DB_HOST}/shop
+      fail: "POST ${SCHEME}://${HOST}/v1 (${TENANT}, ${DB_HOST}) as ${CRM_LOGIN} with ${API_TOKEN}, ${CRM_PAIR}, ${DB_WORD} in ${REGION}: https refused"
+  - name: echo
+    description: Returns what it was given.
+    handler:
+      kind: echo
+      result: "${{ env.CRM_LOGIN + ' ' + env.REGION + ' ' + env.CRM_PAIR }}"
+`})
+	env := envMap(map[string]string{"SCHEME": "https", "HOST": "api.example.com", "TENANT": "acme-corp",
+		"CRM_LOGIN": "login-4711", "API_TOKEN": "tok-123456", "CRM_PAIR": "pair-value-9", "REGION": "eu-west-1",
+		"DB_WORD": "hunter22", "DB_HOST": "db.internal"})
+	var logs strings.Builder
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: env},
+		BuildOptions{Registry: testRegistry(nil), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if ds.Errors() > 0 {
+		t.Fatal(ds)
 	}
-	return s.Masked()
+	defer srv.Close()
+	ctx := context.Background()
+	want := "POST https://api.example.com/v1 (acme-corp, db.internal) as **** with ****, ****, **** in eu-west-1: https refused"
+	res, err := srv.CallTool(ctx, "fail", []byte(`{}`), nil)
+	if err != nil || !res.IsError || textOf(res.Content) != want {
+		t.Errorf("error text:\n got %q\nwant %q", textOf(res.Content), want)
+	}
+	srv.audit(ctx, nil, "tool", "fail", res, nil, time.Millisecond)
+	if !strings.Contains(logs.String(), strconv.Quote(want)) {
+		t.Errorf("log line:\n%s\nwant the error %q", logs.String(), want)
+	}
+	res, err = srv.CallTool(ctx, "echo", []byte(`{}`), nil)
+	if err != nil || textOf(res.Content) != "**** eu-west-1 ****" {
+		t.Errorf("result: %v %q", err, textOf(res.Content))
+	}
+}
+
+// TestDeclaredSecretStaysOnTheServer checks that a variable declared in
+// `secrets:` is refused in a field sent to clients, like one named for a
+// secret, and that a declaration must be a name.
+func TestDeclaredSecretStaysOnTheServer(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"mcpgen.yaml": `version: 1
+secrets: [CRM_LOGIN, "$${CRM_OTHER}"]
+tools:
+  - name: t
+    description: "Logs in as ${CRM_LOGIN}."
+    handler: {kind: echo, result: x}
+`})
+	_, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")},
+		load.Options{LookupEnv: envMap(map[string]string{"CRM_LOGIN": "login-4711"})},
+		BuildOptions{Registry: testRegistry(nil)})
+	wantDiag(t, ds, `2:22: secrets[1]: "$${CRM_OTHER}" is not an environment variable's name`)
+	wantDiag(t, ds, `5:30: tools[0].description: ${CRM_LOGIN} looks like a secret, and this field is sent to clients`)
 }

@@ -102,7 +102,10 @@ func (r *inputRound) waiting() bool { return len(r.asked) > 0 }
 func (r *inputRound) step(ctx context.Context, s *Server, i int, st *step, data map[string]any, ss stepSession) (res any, settled bool, err error) {
 	capability := st.capability()
 	if capability == "" {
-		return nil, r.waiting() || (r.prev != nil && i < r.prev.Done), nil
+		// a call step runs again: later steps need its result (see
+		// warnCallBeforeQuestion)
+		done := r.prev != nil && i < r.prev.Done && st.kind != "call"
+		return nil, r.waiting() || done, nil
 	}
 	if st.ifSupported && !declares(r.caps, capability) {
 		return nil, true, nil

@@ -3,10 +3,13 @@ package runtime
 import (
 	"context"
 	"errors"
+	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -98,5 +101,56 @@ func TestStateSigner(t *testing.T) {
 	now = now.Add(61 * time.Second)
 	if _, err := s.open(token, "tool", "t", digest, "alice"); err == nil {
 		t.Error("an expired state was accepted")
+	}
+}
+
+// TestRoundsKeepCallResults: a call step before a question runs again in
+// the round that brings the answer, so the steps after it see its result
+// (it was lost), and the config is warned that the request is sent again.
+func TestRoundsKeepCallResults(t *testing.T) {
+	t.Parallel()
+	calls := new(atomic.Int64)
+	dir := writeFiles(t, map[string]string{"mcpgen.yaml": `version: 1
+tools:
+  - name: t
+    description: d
+    steps:
+      - call: {as: found, handler: {kind: echo, result: {id: c7}}}
+      - elicit: {message: "Sure?", as: sure}
+      - log: {message: "updating {{ .steps.found.id }}"}
+    content: [{text: "{{ .steps.found.id }}"}]
+`})
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(nil)},
+		BuildOptions{Registry: testRegistry(calls)})
+	if srv == nil {
+		t.Fatal(ds)
+	}
+	defer srv.Close()
+	wantDiag(t, ds, "warning: tools[0].steps[0]: this request is sent again when a later step's question is answered")
+	tl := srv.toolIndex["t"]
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}
+	ss := &countingSession{noSession: noSession{handlers.Nop{}}}
+	ctx := context.Background()
+	args := map[string]any{}
+	r1 := modernRound(modernVersion, caps, nil, "")
+	if !r1.begin(ctx, srv, "tool", "t", args) {
+		t.Fatal(r1.protoErr)
+	}
+	if err := srv.runSteps(ctx, "t", tl.steps, map[string]any{"args": args}, ss, r1); !errors.Is(err, errInputRequired) {
+		t.Fatalf("round 1: %v, want input required", err)
+	}
+	answers := mcp.InputResponseMap{"sure": &mcp.ElicitResult{Action: "accept"}}
+	r2 := modernRound(modernVersion, caps, answers, r1.stateToken(srv))
+	if !r2.begin(ctx, srv, "tool", "t", args) {
+		t.Fatal(r2.protoErr)
+	}
+	if err := srv.runSteps(ctx, "t", tl.steps, map[string]any{"args": args}, ss, r2); err != nil {
+		t.Fatalf("round 2: %v", err)
+	}
+	if len(ss.logs) != 1 || ss.logs[0] != "updating c7" {
+		t.Errorf("log steps ran: %q, want the call's result", ss.logs)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("the call ran %d times, want once per round", n)
 	}
 }

@@ -1,7 +1,7 @@
 package runtime
 
 // redactor masks secrets in text that leaves the server: errors, logs,
-// dry runs. Which values it masks is load.Secrets' policy (Masked).
+// dry runs. Which values it masks is load.Secrets' policy (Credentials).
 type redactor struct {
 	r *matcher
 }

@@ -90,6 +90,12 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 	results := map[string]any{}
 	data["steps"] = results
 	for i, st := range steps {
+		if skip, err := st.skip(data); err != nil || skip {
+			if err != nil {
+				return errors.New(s.redact.apply(err.Error()))
+			}
+			continue
+		}
 		if round != nil {
 			res, ok, err := round.step(ctx, s, i, st, data, ss)
 			switch {
@@ -158,6 +164,8 @@ func (s *Server) runStep(ctx context.Context, name string, st *step, data map[st
 		return elicitResult(st, res)
 	case "elicit_url":
 		return s.elicitURL(ctx, st, text, data, ss)
+	case "call":
+		return runCall(ctx, st, data, ss)
 	case "roots":
 		res, err := ss.listRoots(ctx)
 		if err != nil {

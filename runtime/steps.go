@@ -9,6 +9,7 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
@@ -39,6 +40,10 @@ type step struct {
 	until       handlers.Handler    // succeeds once the user finished on the page
 	every       time.Duration       // how often until is called
 	timeout     time.Duration       // how long the user has
+	call        handlers.Handler    // a call step's request
+	each        *eval.Value         // a call step's for_each; nil: one request
+	when        *eval.Value         // runs the step only when true; nil: always
+	whenSrc     string              // the condition as written, for dry runs
 }
 
 // capability returns the client capability the step needs: "" for steps
@@ -94,6 +99,9 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 		if s == nil {
 			continue
 		}
+		if st.When != nil {
+			s.when, s.whenSrc = b.stepCondition(f, p+".when", st.When, stepRoots), st.When.Node.Value
+		}
 		s.key = cmp.Or(s.as, fmt.Sprintf("step%d", i+1))
 		if s.as != "" {
 			if slices.Contains(names, s.as) {
@@ -104,6 +112,7 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 		out = append(out, s)
 	}
 	roots["steps"] = names
+	b.warnCallBeforeQuestion(f, path, out)
 	return out
 }
 
@@ -118,6 +127,25 @@ func (b *builder) askingSteps(f *load.File, path, what string, steps []*spec.Ste
 		}
 	}
 	return out
+}
+
+// warnCallBeforeQuestion warns of a call step before a step that asks the
+// client: a 2026-07-28 request runs the steps again when the answer comes
+// back, so the call's request is sent again.
+func (b *builder) warnCallBeforeQuestion(f *load.File, path string, steps []*step) {
+	for i, st := range steps {
+		if st.kind != "call" {
+			continue
+		}
+		for _, later := range steps[i+1:] {
+			if later.capability() != "" {
+				b.diag(f, load.Warning, fmt.Sprintf("%s.steps[%d]", path, i),
+					"this request is sent again when a later step's question is answered (2026-07-28 requests)",
+					"put call steps that change something after the steps that ask the client")
+				break
+			}
+		}
+	}
 }
 
 func withRoot(roots map[string][]string, name string, below []string) map[string][]string {
@@ -146,6 +174,8 @@ func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[strin
 		return b.elicitStep(f, path+".elicit", st.Elicit, roots)
 	case st.Roots != nil:
 		return &step{kind: "roots", as: st.Roots.As, ifSupported: st.Roots.IfSupported}
+	case st.Call != nil:
+		return b.callStep(f, path+".call", st.Call, roots)
 	case st.CloseStream != nil:
 		retry := time.Duration(st.CloseStream.Retry)
 		if retry <= 0 {

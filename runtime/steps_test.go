@@ -40,11 +40,11 @@ func TestStepDiagnostics(t *testing.T) {
 		want        []string
 	}{
 		{"two actions in one step", `[{log: {message: a}, sleep: 1s}]`,
-			[]string{"5:33: tools[0].steps[0].sleep: give exactly one of log, progress, sleep, sample, elicit, close_stream, roots; found log and sleep"}},
+			[]string{"5:33: tools[0].steps[0].sleep: give exactly one of log, progress, sleep, sample, elicit, close_stream, roots, call; found log and sleep"}},
 		{"unknown level", `[{log: {level: loud, message: a}}]`,
 			[]string{`5:27: tools[0].steps[0].log.level: expected one of debug, info, notice, warning, error, critical, alert, emergency, got "loud"`}},
 		{"unknown step", `[{shout: a}]`,
-			[]string{"5:13: tools[0].steps[0]: give exactly one of log, progress, sleep, sample, elicit, close_stream, roots",
+			[]string{"5:13: tools[0].steps[0]: give exactly one of log, progress, sleep, sample, elicit, close_stream, roots, call",
 				`5:14: tools[0].steps[0]: unknown field "shout"`}},
 		{"bad sleep", `[{sleep: soon}]`,
 			[]string{`5:21: tools[0].steps[0].sleep: expected a duration such as 500ms, 30s or 2m, got "soon"`}},

@@ -250,6 +250,16 @@ func TestExamplesValidate(t *testing.T) {
 			t.Errorf("%s does not match the schema: %v", p, err)
 		}
 	}
+	recipes, err := os.ReadFile("../docs/recipes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, block := range strings.Split(string(recipes), "```yaml\n")[1:] {
+		text, _, _ := strings.Cut(block, "```")
+		if err := s.Validate(instance(t, text)); err != nil {
+			t.Errorf("docs/recipes.md block %d does not match the schema: %v", i+1, err)
+		}
+	}
 }
 
 // TestReferenceIsCurrent regenerates docs/reference.md from the schema and

@@ -29,6 +29,15 @@ type Config struct {
 	// --toolset NAME`: clients handle a few dozen tools well, so a large
 	// config is served as several smaller servers.
 	Toolsets map[string]*Toolset `yaml:"toolsets,omitempty"`
+	// Secrets names environment variables whose values are secrets
+	// whatever their names say, e.g. `[CRM_USER, SIGNING_MATERIAL]`. A
+	// value is masked (in errors, logs, dry runs and results) when it is a
+	// secret: declared here, named like one (`…_TOKEN`, `…_PASSWORD`,
+	// `…_KEY`, `…_SECRET`, …), fed into a credential field (auth, a header
+	// that carries a credential, a DSN's password), or a URL with a
+	// password. Other values (base URLs, hosts, regions) are shown as they
+	// are; values of fewer than 4 characters never count as secrets.
+	Secrets []string `yaml:"secrets,omitempty"`
 	// Tests are behaviour tests of this file, which `mcpgen test` runs and
 	// the server ignores: the cases of a test file (NAME.test.yaml, see
 	// schema/mcpgen-test.schema.json) written here instead.

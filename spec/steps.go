@@ -27,6 +27,30 @@ type Step struct {
 	// Roots asks the client for its roots (roots/list). Its result is
 	// `.steps.AS.roots` and `.steps.AS.paths`.
 	Roots *RootsStep `yaml:"roots,omitempty" mcpgen:"exactly_one=action"`
+	// Call sends one request to a backend (http, sql, shell, graphql: any
+	// handler) and names its result for later steps, the handler and the
+	// content: `steps.AS` in expressions, `.steps.AS` in templates. Its
+	// handler sees `args` and the results of earlier steps.
+	Call *CallStep `yaml:"call,omitempty" mcpgen:"exactly_one=action"`
+	// When is a condition, an expression over `args` and the results of
+	// earlier steps (`steps.NAME`); the step runs only when it is true, and
+	// a skipped step has no result. E.g. `${{ len(steps.found.items) == 0 }}`.
+	When *Value `yaml:"when,omitempty"`
+}
+
+// CallStep is a request to a backend made before the tool's handler runs.
+type CallStep struct {
+	// As names the result: the handler's structured result (for an http
+	// handler, its `result`), or `{text: ...}` for a text result.
+	As string `yaml:"as,omitempty"`
+	// Handler is the request, as a tool's handler: `{backend: crm, path: /contacts}`.
+	// A failed request stops the tool with an error naming the step.
+	Handler *Handler `yaml:"handler" jsonschema:"required"`
+	// ForEach, an expression giving a list, sends the request once per
+	// element, in order, with the element as `item` in the handler's
+	// expressions; the result is the list of results. E.g. the details of
+	// the first three: `${{ steps.list.items[:3] }}`. At most 100 elements.
+	ForEach *Value `yaml:"for_each,omitempty"`
 }
 
 // LogStep is a log message sent to the client.

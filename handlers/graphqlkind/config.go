@@ -9,7 +9,7 @@ import (
 // API's endpoint (`base_url`), its schema, and the HTTP connection (auth,
 // TLS, headers, limits) shared by the tools that name it.
 type BackendConfig struct {
-	httpkind.BackendConfig `yaml:",inline"`
+	httpkind.SharedConnection `yaml:",inline"`
 	// Schema of the API, relative to the config file: an SDL file
 	// (`schema.graphql`) or the JSON result of an introspection query
 	// (`schema.json`). Every tool's operation is checked against it when

@@ -45,7 +45,7 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 	if err != nil {
 		env.Diag("schema", err.Error())
 	}
-	conn := c.BackendConfig.Open(env)
+	conn := c.SharedConnection.Open(env)
 	if conn == nil || schema == nil {
 		if cl, ok := conn.(io.Closer); ok {
 			_ = cl.Close()

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Defaults of the limits.
@@ -31,9 +32,11 @@ type backend struct {
 	base      *url.URL
 	headers   http.Header
 	auth      *authenticator
+	signer    *signer // signs each attempt; nil when requests are not signed
 	transport *http.Transport
 	limits    limits
-	forward   []string // headers of the client's request copied onto requests
+	forward   []string  // headers of the client's request copied onto requests
+	defaults  *defaults // settings of its tools; nil for a tool's own connection
 }
 
 // limits are the resolved bounds of a call.
@@ -48,7 +51,25 @@ type limits struct {
 // Open checks the backend's settings and prepares its client; it connects
 // to nothing.
 func (c *BackendConfig) Open(env handlers.BuildEnv) any {
-	b := openBackend(env, &c.Connection, c.Headers)
+	b, ok := c.SharedConnection.Open(env).(*backend)
+	if !ok {
+		return nil
+	}
+	b.defaults = compileDefaults(env, &c.ToolDefaults)
+	if env.Failed() {
+		return nil
+	}
+	return b
+}
+
+// Open checks a shared connection's settings and prepares its client; it
+// connects to nothing.
+func (c *SharedConnection) Open(env handlers.BuildEnv) any {
+	headers, ok := backendHeaders(env, c.Headers)
+	if !ok {
+		return nil
+	}
+	b := openBackend(env, &c.Connection, headers)
 	if b == nil {
 		return nil
 	}
@@ -84,6 +105,24 @@ func (l *Limits) resolve(base limits) limits {
 	return base
 }
 
+// backendHeaders computes a backend's headers, once: their expressions
+// read only the environment. It reports false after an error.
+func backendHeaders(env handlers.BuildEnv, m map[string]spec.Value) (map[string]string, bool) {
+	out := make(map[string]string, len(m))
+	for _, p := range compileParams(env, "headers", m) {
+		if p.val == nil {
+			continue // reported
+		}
+		v, err := p.val.String(map[string]any{}, nil)
+		if err != nil {
+			env.Diag("headers."+p.name, err.Error())
+			continue
+		}
+		out[p.name] = v
+	}
+	return out, !env.Failed()
+}
+
 // openBackend validates a connection and builds its client, reporting
 // problems through env. It returns nil after reporting.
 func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string) *backend {
@@ -106,12 +145,13 @@ func openBackend(env handlers.BuildEnv, c *Connection, headers map[string]string
 		h.Set(name, v)
 	}
 	auth := buildAuth(env, c.Auth)
+	sign, signOK := buildSigner(env, c.Signing)
 	tlsConf, tlsOK := buildTLS(env, c.TLS)
-	if !ok || !tlsOK || (c.Auth != nil && auth == nil) {
+	if !ok || !tlsOK || !signOK || (c.Auth != nil && auth == nil) {
 		return nil
 	}
 	tr := newTransport(tlsConf)
-	b := &backend{base: base, headers: h, auth: auth, transport: tr}
+	b := &backend{base: base, headers: h, auth: auth, signer: sign, transport: tr}
 	if auth != nil {
 		auth.client = &http.Client{Transport: tr, CheckRedirect: noRedirects}
 	}

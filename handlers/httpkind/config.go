@@ -16,6 +16,62 @@ type Connection struct {
 	Auth *Auth `yaml:"auth,omitempty"`
 	// TLS settings for https base URLs.
 	TLS *TLS `yaml:"tls,omitempty"`
+	// Signing signs every request after it is built (and again on each
+	// retry): an HMAC over the parts an API names (webhook style), or AWS
+	// Signature Version 4. It goes with `auth` or alone.
+	Signing *Signing `yaml:"signing,omitempty"`
+}
+
+// Signing is one way to sign requests; set exactly one field.
+type Signing struct {
+	// HMAC signs a message built from the request with a shared secret
+	// and sends the signature in a header.
+	HMAC *HMACSigning `yaml:"hmac,omitempty" mcpgen:"exactly_one=signing"`
+	// AWSSigV4 signs requests with AWS Signature Version 4, using the
+	// official AWS SDK for Go's signer.
+	AWSSigV4 *AWSSigV4 `yaml:"aws_sigv4,omitempty" mcpgen:"exactly_one=signing"`
+}
+
+// HMACSigning is an HMAC signature of each request, as webhook and many
+// REST APIs define it: a message made of the method, path, body and a
+// timestamp, signed with a shared secret.
+type HMACSigning struct {
+	// Secret is the shared key; take it from the environment. It and the
+	// signatures made with it are masked.
+	Secret string `yaml:"secret" jsonschema:"required"`
+	// Algorithm of the HMAC: sha256 (the default), sha512 or sha1.
+	Algorithm string `yaml:"algorithm,omitempty" jsonschema:"enum=sha256,enum=sha512,enum=sha1"`
+	// Encoding of the signature: hex (the default) or base64.
+	Encoding string `yaml:"encoding,omitempty" jsonschema:"enum=hex,enum=base64"`
+	// Header that carries the signature, e.g. X-Signature.
+	Header string `yaml:"header" jsonschema:"required"`
+	// Message is what is signed, an expression over `request`: method,
+	// path (escaped, without the query), query (raw), body (as sent),
+	// timestamp (Unix seconds, as text) and url. Defaults to the body, e.g.
+	// `${{ request.timestamp + "." + request.method + "." + request.path + "." + request.body }}`.
+	Message spec.Value `yaml:"message,omitempty"`
+	// Value of the header, over `request` and `signature`. Defaults to the
+	// signature alone, e.g. `sha256=${{ signature }}` or
+	// `t=${{ request.timestamp }},v1=${{ signature }}`.
+	Value spec.Value `yaml:"value,omitempty"`
+	// TimestampHeader, when set, carries the timestamp that was signed,
+	// e.g. X-Timestamp.
+	TimestampHeader string `yaml:"timestamp_header,omitempty"`
+}
+
+// AWSSigV4 signs requests for an AWS service (or one that speaks its
+// signature, such as MinIO or OpenSearch).
+type AWSSigV4 struct {
+	// Region of the service, e.g. eu-west-1.
+	Region string `yaml:"region" jsonschema:"required"`
+	// Service name signed for, e.g. execute-api, es, s3.
+	Service string `yaml:"service" jsonschema:"required"`
+	// AccessKeyID of the credentials; take it from the environment.
+	AccessKeyID string `yaml:"access_key_id" jsonschema:"required"`
+	// SecretAccessKey of the credentials; take it from the environment.
+	SecretAccessKey string `yaml:"secret_access_key" jsonschema:"required"`
+	// SessionToken of temporary credentials, if any.
+	SessionToken string `yaml:"session_token,omitempty"`
 }
 
 // Limits bound each call. A tool's own values override its backend's.
@@ -36,11 +92,22 @@ type Limits struct {
 // BackendConfig is a named `backends:` entry of kind http, shared by the
 // tools and resources that name it.
 type BackendConfig struct {
+	SharedConnection `yaml:",inline"`
+	// ToolDefaults are settings every tool of the backend shares; a tool
+	// overrides them with its own.
+	ToolDefaults `yaml:",inline"`
+}
+
+// SharedConnection is what a named backend's tools share: the
+// connection, its limits and the headers sent with every request.
+type SharedConnection struct {
 	Connection `yaml:",inline"`
 	Limits     `yaml:",inline"`
 	// Headers sent with every request, e.g. `Accept: application/json`.
-	// Tools add their own or replace these.
-	Headers map[string]string `yaml:"headers,omitempty"`
+	// Tools add their own or replace these. A value may be an expression
+	// over environment values, computed once when the config loads:
+	// `Basic ${{ toBase64(env.API_USER + ':' + env.API_PASSWORD) }}`.
+	Headers map[string]spec.Value `yaml:"headers,omitempty"`
 	// ForwardHeaders names headers of the client's request to mcpgen that
 	// are copied onto every request to this API, e.g. traceparent,
 	// Accept-Language or a tenant header; nothing else is forwarded. A
@@ -48,6 +115,35 @@ type BackendConfig struct {
 	// Proxy-Authorization and Cookie are refused: the caller's credentials
 	// never reach a backend. Over stdio there is nothing to forward.
 	ForwardHeaders []string `yaml:"forward_headers,omitempty"`
+}
+
+// ToolDefaults are the request and response settings that a backend gives
+// all its tools, so that they are written once. A tool's own setting
+// replaces the backend's (query parameters are merged, name by name; a
+// tool's error rules are tried before the backend's). Expressions here see
+// `response` (and, in pagination, the cursor), not a tool's arguments.
+type ToolDefaults struct {
+	// MethodOverride: every tool sends its request as POST with an
+	// X-HTTP-Method-Override header, unless it sets method_override: false.
+	MethodOverride *bool `yaml:"method_override,omitempty"`
+	// Query parameters sent with every request, e.g. `api-version: "2024-01"`.
+	// A tool's parameter of the same name replaces the backend's.
+	Query map[string]spec.Value `yaml:"query,omitempty"`
+	// Success statuses of every tool that lists none; see the tool's.
+	Success []string `yaml:"success,omitempty"`
+	// Errors are rules tried after a tool's own; see the tool's.
+	Errors []*ErrorRule `yaml:"errors,omitempty"`
+	// Result extracts the structured result of every tool that sets none,
+	// e.g. ${{ response.body.data }}.
+	Result spec.Value `yaml:"result,omitempty"`
+	// Text renders the result of every tool that sets neither result nor
+	// text.
+	Text string `yaml:"text,omitempty"`
+	// Pagination of every tool that sets none and does not poll; follow
+	// mode only (cursor mode maps a tool's own argument). A tool whose
+	// first response gives no list of items (one record, not a list) is
+	// answered with that response.
+	Pagination *Pagination `yaml:"pagination,omitempty"`
 }
 
 // Auth is one way to authenticate; set exactly one field.

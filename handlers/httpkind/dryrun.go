@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
 )
@@ -27,10 +28,17 @@ func (h *handler) DryRun(ctx context.Context, c *handlers.Call) (string, error) 
 		}
 		a.mask(req)
 	}
+	sigs, err := h.be.signer.sign(ctx, req, out.body, time.Now())
+	if err != nil {
+		return "", h.fail(err)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s\n", req.Method, req.URL.String())
 	for _, name := range slices.Sorted(maps.Keys(req.Header)) {
 		for _, v := range req.Header[name] {
+			for _, sig := range sigs {
+				v = strings.ReplaceAll(v, sig, "****")
+			}
 			fmt.Fprintf(&b, "%s: %s\n", name, v)
 		}
 	}

@@ -73,9 +73,12 @@ type handler struct {
 	result      *eval.Value // nil: the body
 	text        *templates.Template
 	page        *pager
-	poll        *poller  // nil: a 202 is the answer
-	forward     []string // the backend's forward_headers and the tool's
-	redact      func(string) string
+	// pageInherited: page is the backend's, which a response whose items
+	// are not a list does not use
+	pageInherited bool
+	poll          *poller  // nil: a 202 is the answer
+	forward       []string // the backend's forward_headers and the tool's
+	redact        func(string) string
 	// readsResponse is set when an expression or template may read
 	// `response`: only then are its headers prepared.
 	readsResponse bool
@@ -93,7 +96,7 @@ func (h *handler) ResultShape() *eval.Shape {
 // Build checks the tool's request and response settings. It returns nil
 // after reporting a problem.
 func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
-	h := &handler{method: strings.ToUpper(cmp.Or(c.Method, "GET")), override: c.MethodOverride,
+	h := &handler{method: strings.ToUpper(cmp.Or(c.Method, "GET")), override: c.MethodOverride != nil && *c.MethodOverride,
 		idempotent: c.Idempotent, queryStyle: cmp.Or(c.QueryStyle, "repeat"), redact: env.Redact}
 	h.be, h.own = c.backend(env)
 	if h.be != nil {
@@ -107,6 +110,10 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	}
 	h.compileRequest(env, c)
 	h.compileResponse(env, c)
+	if h.be != nil {
+		h.inherit(env, c)
+	}
+	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
 	h.checkAnnotations(env)
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
 		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
@@ -139,7 +146,8 @@ func (c *Config) backend(env handlers.BuildEnv) (*backend, bool) {
 	for _, f := range []struct {
 		name string
 		set  bool
-	}{{"base_url", c.BaseURL != nil}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil}} {
+	}{{"base_url", c.BaseURL != nil}, {"auth", c.Auth != nil}, {"tls", c.TLS != nil},
+		{"signing", c.Signing != nil}} {
 		if f.set {
 			env.Diag(f.name, fmt.Sprintf("%s belongs to the backend; remove it here or drop `backend:`", f.name))
 		}
@@ -175,7 +183,7 @@ func (h *handler) compileRequest(env handlers.BuildEnv, c *Config) {
 func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 	h.success = parseStatuses(env, "success", c.Success)
 	if len(c.Success) == 0 {
-		h.success = []statusRange{{200, 299}}
+		h.success = []statusRange{{200, 299}} // unless the backend has its own
 	}
 	for i, r := range c.Errors {
 		h.errors = append(h.errors, compileRule(env, fmt.Sprintf("errors[%d]", i), r))
@@ -187,7 +195,7 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 		h.text = env.Template("text", c.Text, "response", "result")
 	}
 	if c.Pagination != nil {
-		h.page = compilePager(env, c.Pagination, c.Body)
+		h.page = compilePager(env, c.Pagination, c.Body, true)
 	}
 	if c.Poll != nil {
 		h.poll = compilePoller(env, c.Poll)
@@ -195,7 +203,6 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 			env.Diag("poll", "poll and pagination do not go together")
 		}
 	}
-	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
 }
 
 // compileParams compiles a mapping of names to values, sorted by name.
@@ -267,7 +274,7 @@ func (h *handler) scrub(s string) string {
 		s = h.redact(s)
 	}
 	if h.be != nil {
-		for _, secret := range h.be.auth.secrets() {
+		for _, secret := range append(h.be.auth.secrets(), h.be.signer.secrets()...) {
 			if len(secret) >= 4 {
 				s = strings.ReplaceAll(s, secret, "****")
 			}

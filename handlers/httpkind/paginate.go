@@ -30,7 +30,10 @@ type pager struct {
 	maxPages int
 }
 
-func compilePager(env handlers.BuildEnv, p *Pagination, body *Body) *pager {
+// compilePager compiles a tool's pagination; checkBody checks where the
+// cursor goes against the tool's body (a backend's is checked for each of
+// its tools).
+func compilePager(env handlers.BuildEnv, p *Pagination, body *Body, checkBody bool) *pager {
 	pg := &pager{follow: p.Mode == "follow", param: p.CursorParam, header: p.CursorHeader, maxPages: p.MaxPages}
 	if p.CursorField != "" {
 		pg.field = strings.Split(p.CursorField, ".")
@@ -40,7 +43,9 @@ func compilePager(env handlers.BuildEnv, p *Pagination, body *Body) *pager {
 		if p.Items.IsZero() {
 			env.Diag("pagination.items", "follow mode needs items, e.g. ${{ response.body.data }}")
 		}
-		checkCursor(env, p, body)
+		if checkBody {
+			checkCursor(env, p, body, "")
+		}
 	case "cursor":
 		for field, set := range map[string]bool{"items": !p.Items.IsZero(), "cursor_param": p.CursorParam != "",
 			"cursor_field": p.CursorField != "", "cursor_header": p.CursorHeader != "", "max_pages": p.MaxPages != 0} {
@@ -67,19 +72,20 @@ func compilePager(env handlers.BuildEnv, p *Pagination, body *Body) *pager {
 // cannot carry it to the API: a body field without a JSON body, or a query
 // parameter that the JSON body also sets (the body's value would be sent
 // unchanged with every page).
-func checkCursor(env handlers.BuildEnv, p *Pagination, body *Body) {
+// whose is "" for a tool's own pagination, or "the backend's ".
+func checkCursor(env handlers.BuildEnv, p *Pagination, body *Body, whose string) {
 	var obj *yaml.Node
 	if body != nil && !body.JSON.IsZero() {
 		obj = body.JSON.Node
 	}
 	switch {
 	case p.CursorField != "" && (obj == nil || obj.Kind == yaml.SequenceNode):
-		env.Diag("pagination.cursor_field", "cursor_field puts the cursor in the JSON body, but the request sends no JSON object; "+
+		env.Diag("pagination.cursor_field", whose+"cursor_field puts the cursor in the JSON body, but the request sends no JSON object; "+
 			"add body.json or use cursor_param")
 	case p.CursorField != "" && slices.Contains(strings.Split(p.CursorField, "."), ""):
 		env.Diag("pagination.cursor_field", fmt.Sprintf("invalid field path %q: names joined by dots, e.g. page.after", p.CursorField))
 	case p.CursorParam != "" && obj != nil && obj.Kind == yaml.MappingNode && hasKey(obj, p.CursorParam):
-		env.Diag("pagination.cursor_param", fmt.Sprintf("the cursor would go in the query as ?%s=, but the JSON body sets %q itself "+
+		env.Diag("pagination.cursor_param", fmt.Sprintf(whose+"cursor_param would put the cursor in the query as ?%s=, but the JSON body sets %q itself "+
 			"and would send the same value with every page; use cursor_field: %s", p.CursorParam, p.CursorParam, p.CursorParam))
 	}
 }
@@ -131,6 +137,9 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 		p := parse(resp)
 		vars["response"] = p.responseVar(true)
 		if err := h.check(resp, vars); err != nil {
+			if page == 1 {
+				return nil, err
+			}
 			return nil, fmt.Errorf("page %d: %w", page, err)
 		}
 		if resp.truncated {
@@ -146,6 +155,9 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 			return nil, fmt.Errorf("pagination.items: %w", err)
 		}
 		list, ok := got.([]any)
+		if !ok && page == 1 && h.pageInherited {
+			return h.respond(vars, resp) // not a list endpoint: the backend's pagination is not for it
+		}
 		if !ok && got != nil {
 			return nil, fmt.Errorf("pagination.items: page %d gave %s, not a list", page, describe(got))
 		}

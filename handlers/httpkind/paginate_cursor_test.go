@@ -114,7 +114,7 @@ func TestPaginationThatCannotAdvance(t *testing.T) {
 	for _, tt := range []struct{ name, handler, want string }{
 		{"query cursor the JSON body also sets", "method: POST\nbody:\n  json: {offset: 0}\n" + page +
 			"  next: ${{ response.body.next }}\n  cursor_param: offset",
-			`pagination.cursor_param: the cursor would go in the query as ?offset=, but the JSON body sets "offset" itself`},
+			`pagination.cursor_param: cursor_param would put the cursor in the query as ?offset=, but the JSON body sets "offset" itself`},
 		{"body field without a JSON body", page + "  next: ${{ response.body.next }}\n  cursor_field: offset",
 			"pagination.cursor_field: cursor_field puts the cursor in the JSON body, but the request sends no JSON object"},
 		{"constant next", page + "  next: 2\n  cursor_param: offset",

@@ -64,6 +64,9 @@ func (h *handler) attempt(ctx context.Context, n handlers.Notifier, out *outgoin
 			return nil, noRetry{err}
 		}
 	}
+	if _, err := h.be.signer.sign(ctx, req, out.body, time.Now()); err != nil {
+		return nil, noRetry{err}
+	}
 	start := time.Now()
 	_, op := observe.Backend(ctx, observe.KindHTTP)
 	op.HTTPRequest(req)

@@ -33,7 +33,8 @@ type Config struct {
 	// MethodOverride sends the request as POST with an
 	// X-HTTP-Method-Override header naming the real method, for APIs behind
 	// proxies that only pass GET and POST.
-	MethodOverride bool `yaml:"method_override,omitempty"`
+	// Set it to false to turn off the backend's.
+	MethodOverride *bool `yaml:"method_override,omitempty"`
 	// Idempotent allows retries of a POST or PATCH: set it when the API
 	// deduplicates repeated requests (an idempotency key, an upsert).
 	Idempotent bool `yaml:"idempotent,omitempty"`

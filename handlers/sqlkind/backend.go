@@ -53,6 +53,13 @@ type BackendConfig struct {
 	// transaction: when it fails nothing is left behind and the next use
 	// tries again. SQLite only.
 	Init string `yaml:"init,omitempty"`
+	// MaxRows is the max_rows of every tool of this backend that sets none.
+	MaxRows int `yaml:"max_rows,omitempty"`
+	// Timeout is the timeout of every tool of this backend that sets none.
+	Timeout spec.Duration `yaml:"timeout,omitempty"`
+	// Format is the text format of every tool of this backend that sets
+	// none: table, csv or json.
+	Format string `yaml:"format,omitempty" jsonschema:"enum=table,enum=csv,enum=json"`
 }
 
 // Database is what sql tools need from a backend: a pool and the driver
@@ -77,6 +84,14 @@ type DB struct {
 	init    *initScript   // nil when there is nothing to create
 	server  serverState   // what handlers learn about the server
 	notices *noticeRouter // postgres only: notices go to the calls
+	tools   toolDefaults  // what its tools inherit
+}
+
+// toolDefaults are a backend's settings for the tools that set none.
+type toolDefaults struct {
+	maxRows int
+	timeout time.Duration
+	format  string
 }
 
 // Open checks the configuration and prepares the pool without connecting.
@@ -89,7 +104,7 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 		env.Diag("init", "init is for sqlite databases; create other databases with their own tools")
 		return nil
 	}
-	for field, n := range map[string]int{"max_open": c.MaxOpen, "max_idle": c.MaxIdle} {
+	for field, n := range map[string]int{"max_open": c.MaxOpen, "max_idle": c.MaxIdle, "max_rows": c.MaxRows} {
 		if n < 0 {
 			env.Diag(field, "must not be negative")
 		}
@@ -103,7 +118,8 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 		env.Diag("dsn", env.Redact(err.Error()))
 		return nil
 	}
-	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d), notices: notices}
+	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d), notices: notices,
+		tools: toolDefaults{maxRows: c.MaxRows, timeout: time.Duration(c.Timeout), format: c.Format}}
 }
 
 // openPools opens the pool, and a second one whose connections refuse

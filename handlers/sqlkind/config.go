@@ -51,14 +51,15 @@ type Config struct {
 	// query_only on sqlite). Defaults to true when there is no `exec`.
 	ReadOnly *bool `yaml:"read_only,omitempty"`
 	// MaxRows caps the rows returned by each query; the result says when it
-	// was truncated. Defaults to 500.
+	// was truncated. Defaults to the backend's max_rows, or 500.
 	MaxRows int `yaml:"max_rows,omitempty"`
 	// Timeout bounds the whole call, e.g. 5s; the database is also told
 	// (statement_timeout on postgres, max_statement_time on MariaDB).
-	// Defaults to 30s.
+	// Defaults to the backend's timeout, or 30s.
 	Timeout spec.Duration `yaml:"timeout,omitempty"`
 	// Format of the text result: table (aligned columns, the default), csv
-	// or json. The structured result is the same for all three.
+	// or json. The structured result is the same for all three. Defaults
+	// to the backend's format.
 	Format string `yaml:"format,omitempty" jsonschema:"enum=table,enum=csv,enum=json"`
 	// OneRow makes the result the first row alone, as an object; no row is
 	// an error ("not found" for a resource). Handy for resource templates
@@ -100,6 +101,9 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	if d, ok := db.(*DB); ok {
 		h.server = &d.server
 		h.notices = d.notices
+		h.maxRows = cmp.Or(c.MaxRows, d.tools.maxRows, defaultMaxRows)
+		h.timeout = cmp.Or(h.timeout, d.tools.timeout)
+		h.format = cmp.Or(h.format, d.tools.format)
 	}
 	if h.timeout <= 0 {
 		h.timeout = defaultTimeout

@@ -422,3 +422,26 @@ func TestEnumsReportedOnce(t *testing.T) {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// TestBackendDefaults: a backend's max_rows and format apply to the tools
+// that set none; a tool's own win.
+func TestBackendDefaults(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), `version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: ":memory:", init: seed.sql, max_rows: 1, format: csv, timeout: 5s}
+tools:
+  - {name: inherits, description: d, handler: {backend: shop, query: "SELECT id, name FROM customers ORDER BY id"}}
+  - {name: own, description: d, handler: {backend: shop, query: "SELECT id, name FROM customers ORDER BY id", max_rows: 2, format: json}}
+`, map[string]string{"seed.sql": seed})
+	for _, tt := range []struct{ tool, want string }{
+		{"inherits", "id,name\n1,Alice\n(truncated: showing the first 1 rows; there are more. Narrow the query or raise max_rows.)"},
+		{"own", `[{"id":1,"name":"Alice"},{"id":2,"name":"Bob"}]` +
+			"\n(truncated: showing the first 2 rows; there are more. Narrow the query or raise max_rows.)"},
+	} {
+		res := handlertest.Call(t, context.Background(), srv, tt.tool, `{}`)
+		if diff := cmp.Diff(tt.want, handlertest.Text(res)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.tool, diff)
+		}
+	}
+}

@@ -21,10 +21,14 @@ type envRef struct {
 	value  string // what the environment gave, if it was set and not empty
 	def    string // the default after :-
 	hasDef bool
+	// from and to are the bytes of the expanded text the value took
+	from, to int
 }
 
 // expand replaces ${NAME} and ${NAME:-default} in s with values from lookup;
 // the default is expanded in turn when it is used, so ${A:-${B}} nests.
+// ${NAME:+text} is text (expanded in turn) when NAME is set and not empty,
+// and nothing otherwise: an optional part, such as a path prefix.
 // $${ stands for a literal ${, and ${{ opens an expression, which is left
 // alone. It returns the expanded text, every well-formed reference (set or
 // not) and every problem found.
@@ -75,24 +79,50 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 		ref := s[j+2 : j+end]
 		i = j + end + 1
 		name, def, hasDef := strings.Cut(ref, ":-")
+		alt, hasAlt := "", false
+		if !hasDef {
+			name, alt, hasAlt = strings.Cut(ref, ":+")
+		}
 		if !validEnvName(name) {
 			errs = append(errs, expandError{j, fmt.Sprintf("invalid environment reference ${%s}: a name is letters, digits and _", ref)})
 			continue
 		}
-		r := envRef{name: name, off: j, def: def, hasDef: hasDef}
-		if v, ok := lookup(name); ok && (v != "" || !hasDef) {
-			b.WriteString(v)
+		r := envRef{name: name, off: j, def: def, hasDef: hasDef || hasAlt}
+		if hasAlt { // ${A:+text}: text when A is set and not empty, else nothing
+			v, _ := lookup(name)
 			r.value = v
+			refs = append(refs, r)
+			if v == "" {
+				continue
+			}
+			text, inner, innerErrs := expand(alt, lookup, skipMissing)
+			out, at := b.Len(), j+2+len(name)+2
+			b.WriteString(text)
+			for _, ir := range inner {
+				ir.off, ir.from, ir.to = ir.off+at, ir.from+out, ir.to+out
+				refs = append(refs, ir)
+			}
+			for _, ie := range innerErrs {
+				ie.off += at
+				errs = append(errs, ie)
+			}
+			continue
+		}
+		if v, ok := lookup(name); ok && (v != "" || !hasDef) {
+			r.value, r.from, r.to = v, b.Len(), b.Len()+len(v)
+			b.WriteString(v)
 			refs = append(refs, r)
 			continue
 		}
 		refs = append(refs, r)
 		if hasDef { // the default may refer to variables too: ${A:-${B}}
 			text, inner, innerErrs := expand(def, lookup, skipMissing)
+			out := b.Len()
 			b.WriteString(text)
 			at := j + 2 + len(name) + 2
 			for _, ir := range inner {
 				ir.off += at
+				ir.from, ir.to = ir.from+out, ir.to+out
 				refs = append(refs, ir)
 			}
 			for _, ie := range innerErrs {

@@ -47,19 +47,24 @@ type File struct {
 	skipEnv bool
 }
 
-// Env reads the environment variable name for an expression's env.NAME,
-// by the same rules as ${NAME}: its value is recorded in Secrets, and ok
-// is false when it is not set, unless Options.SkipEnv lets it be empty.
-func (f *File) Env(name string) (value string, ok bool) {
-	if f.lookup == nil {
-		return "", f.skipEnv
+// EnvAt returns the reader of environment variables for the expressions
+// of the field at path (env.NAME), which works by the same rules as
+// ${NAME}: the value is recorded in Secrets (a secret when path is a
+// CredentialField), and ok is false when it is not set, unless
+// Options.SkipEnv lets it be empty.
+func (f *File) EnvAt(path string) func(name string) (value string, ok bool) {
+	cred := CredentialField(path)
+	return func(name string) (string, bool) {
+		if f.lookup == nil {
+			return "", f.skipEnv
+		}
+		v, ok := f.lookup(name)
+		if !ok {
+			return "", f.skipEnv
+		}
+		f.Secrets.add(name, v, cred)
+		return v, true
 	}
-	v, ok := f.lookup(name)
-	if !ok {
-		return "", f.skipEnv
-	}
-	f.Secrets.Add(name, v)
-	return v, true
 }
 
 // Files reads and decodes the config files at paths. It returns the files
@@ -107,6 +112,7 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data,
 		lookup: lookup, skipEnv: opts.SkipEnv}
 	f.unset = map[*yaml.Node]bool{}
+	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
 		unset: f.unset}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), "")

@@ -32,8 +32,17 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 			dc.unset[n] = true
 		}
 	}
+	if dc.secrets == nil {
+		return s, n.Style == 0 && s != n.Value
+	}
+	cred := CredentialField(path)
+	pwFrom, pwTo := -1, -1
+	if strings.HasSuffix(path, ".dsn") {
+		pwFrom, pwTo = dsnPassword(s)
+	}
 	for _, r := range refs {
-		if dc.secrets == nil || !dc.secrets.add(r) {
+		dc.secrets.add(r.name, r.value, cred || r.from < pwTo && r.to > pwFrom)
+		if !dc.secrets.secretRef(r) {
 			continue
 		}
 		if !dc.server { // see Secrets: credentials stay out of what clients see

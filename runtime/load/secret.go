@@ -1,36 +1,46 @@
 package load
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Secrets is mcpgen's one policy for the values a config takes from the
-// environment through ${VAR}:
+// environment through ${VAR} and env.NAME:
 //
-//   - Which values are secret. A credential is the value of a variable whose
-//     name marks a secret (SecretName: API_TOKEN, DB_PASSWORD, SLACK_WEBHOOK)
-//     or a URL that carries a password (a DSN). Every other value is
-//     sensitive unless it is plainly public (Public: a URL without
-//     credentials, a number, a boolean, a duration). A value shorter than
-//     MinSecret is never secret: masking "1" or "on" would garble output
-//     without protecting anything.
-//   - Where a credential may appear. Only in fields clients never see
+//   - Which values are secret. A value is a secret when its variable's name
+//     marks one (SecretName: API_TOKEN, DB_PASSWORD, SLACK_WEBHOOK), when
+//     the config declares it one (top-level `secrets:`), when it feeds a
+//     credential field (CredentialField: auth settings, a header that
+//     carries a credential, the password of a DSN), or when it is a URL
+//     that carries a password. Every other value (a base URL, a host, a
+//     region, a scheme) is not: masking it would hide where a request goes
+//     and garble any text that happens to contain it. A value shorter than
+//     MinSecret is never secret.
+//   - Where a secret may appear. Only in fields clients never see
 //     (handlers, backends, server.http, file paths: the `mcpgen:"server"`
-//     fields of spec/); in any other field it is an error at load, because
-//     tools/list, prompts and content would send it as written.
-//   - What is masked, and where. Credentials and sensitive values are
-//     masked in errors and logs (Masked); credentials also in tool results
-//     and resource contents (Credentials), in every form they may take
-//     there (as written, JSON-escaped, URL-encoded, base64).
+//     fields of spec/); in any other field a variable that is secret by
+//     its name or by declaration is an error at load, because tools/list,
+//     prompts and content would send it as written.
+//   - Where it is masked: in errors, logs and dry runs, and in tool results
+//     and resource contents, in every form it may take there (as written,
+//     JSON-escaped, URL-encoded, base64).
 //
 // The loader fills one Secrets per file; Merge joins them for a server.
 type Secrets struct {
-	values      []string // every value taken, in order, without repeats
-	credentials []string // the credentials among them
+	taken    []taken  // every value taken, in order
+	declared []string // names declared secret (`secrets:`)
+}
+
+// taken is one value taken from the environment variable name; cred is
+// set when it fed a credential field.
+type taken struct {
+	name, value string
+	cred        bool
 }
 
 // MinSecret is the length of the shortest value treated as a secret.
@@ -38,76 +48,101 @@ const MinSecret = 4
 
 // Add records a value taken from the environment variable name.
 func (s *Secrets) Add(name, value string) {
-	s.add(envRef{name: name, value: value})
+	s.add(name, value, false)
 }
 
-// add records r's value, if it has one, and reports whether it is a
-// credential.
-func (s *Secrets) add(r envRef) bool {
-	cred := secretRef(r)
-	if r.value == "" {
-		return cred
-	}
-	s.values = appendNew(s.values, r.value)
-	if cred {
-		s.credentials = appendNew(s.credentials, r.value)
-	}
-	return cred
+// AddCredential records a value taken from the environment variable name
+// into a credential field (see CredentialField), which makes it a secret
+// whatever its name.
+func (s *Secrets) AddCredential(name, value string) {
+	s.add(name, value, true)
 }
 
-// Merge adds o's values to s.
+func (s *Secrets) add(name, value string, cred bool) {
+	if value == "" {
+		return
+	}
+	t := taken{name: name, value: value, cred: cred}
+	if !slices.Contains(s.taken, t) {
+		s.taken = append(s.taken, t)
+	}
+}
+
+// Declare marks the variables names as secrets whatever they are called.
+func (s *Secrets) Declare(names ...string) {
+	for _, n := range names {
+		s.declared = appendNew(s.declared, n)
+	}
+}
+
+// Secret reports whether a value taken from the variable name is a
+// secret.
+func (s *Secrets) Secret(name string) bool {
+	for _, t := range s.taken {
+		if t.name == name && s.secret(t) {
+			return true
+		}
+	}
+	return SecretName(name) || s.Declared(name)
+}
+
+// Declared reports whether name was declared a secret.
+func (s *Secrets) Declared(name string) bool { return slices.Contains(s.declared, name) }
+
+// Merge adds o's values and declarations to s.
 func (s *Secrets) Merge(o *Secrets) {
-	for _, v := range o.values {
-		s.values = appendNew(s.values, v)
+	for _, t := range o.taken {
+		s.add(t.name, t.value, t.cred)
 	}
-	for _, v := range o.credentials {
-		s.credentials = appendNew(s.credentials, v)
-	}
+	s.Declare(o.declared...)
 }
 
 // Values returns every value taken from the environment.
-func (s *Secrets) Values() []string { return s.values }
-
-// Masked returns the values to mask in errors and logs: the credentials
-// and every other value that is not plainly public, none shorter than
-// MinSecret.
-func (s *Secrets) Masked() []string {
+func (s *Secrets) Values() []string {
 	var out []string
-	for _, v := range s.values {
-		if len(v) >= MinSecret && (slices.Contains(s.credentials, v) || !Public(v)) {
-			out = append(out, v)
-		}
+	for _, t := range s.taken {
+		out = appendNew(out, t.value)
 	}
 	return out
 }
 
-// Credentials returns the values to mask in results too, none shorter
-// than MinSecret.
+// Credentials returns the values to mask, in errors, logs, dry runs,
+// results and resource contents: the secrets, none shorter than
+// MinSecret.
 func (s *Secrets) Credentials() []string {
 	var out []string
-	for _, v := range s.credentials {
-		if len(v) >= MinSecret {
-			out = append(out, v)
+	for _, t := range s.taken {
+		if len(t.value) >= MinSecret && s.secret(t) {
+			out = appendNew(out, t.value)
 		}
 	}
 	return out
 }
 
-// Public reports whether a value is plainly not a secret: a URL without
-// credentials or query (a base URL), a number, a boolean or a duration.
-// Masking those would hide where a request goes and help nobody.
-func Public(v string) bool {
-	if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" && u.User == nil && u.RawQuery == "" {
-		return true
+func (s *Secrets) secret(t taken) bool {
+	return t.cred || SecretName(t.name) || s.Declared(t.name) || hasCredentials(t.value)
+}
+
+// declareSecrets reads the names of the top-level `secrets:` list of a
+// file into s before the file is decoded, so that every ${NAME} of a
+// declared secret is known as one.
+func declareSecrets(root *yaml.Node, d Reporter, s *Secrets) {
+	list := Resolve(Field(root, "secrets"))
+	if list == nil || list.Kind != yaml.SequenceNode {
+		return // the decoder reports what is wrong with it
 	}
-	if _, err := strconv.ParseFloat(v, 64); err == nil {
-		return true
+	for i, n := range list.Content {
+		n = Resolve(n)
+		if n == nil || n.Kind != yaml.ScalarNode {
+			continue
+		}
+		if !validEnvName(n.Value) {
+			d.At(n, fmt.Sprintf("secrets[%d]", i), fmt.Sprintf("%q is not an environment variable's name", n.Value),
+				"write the name alone, letters, digits and _: API_USER, not ${API_USER}")
+			continue
+		}
+		s.Declare(n.Value)
 	}
-	if _, err := time.ParseDuration(v); err == nil {
-		return true
-	}
-	_, err := strconv.ParseBool(v)
-	return err == nil
 }
 
 func appendNew(list []string, v string) []string {
@@ -161,7 +196,8 @@ func hasCredentials(v string) bool {
 }
 
 // secretRef reports whether an environment reference is to a secret: by
-// its name, or, when it is set, by a value with credentials in it.
-func secretRef(r envRef) bool {
-	return SecretName(r.name) || hasCredentials(r.value)
+// its name or a declaration, or, when it is set, by a value with
+// credentials in it.
+func (s *Secrets) secretRef(r envRef) bool {
+	return SecretName(r.name) || s.Declared(r.name) || hasCredentials(r.value)
 }

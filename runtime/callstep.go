@@ -1,0 +1,184 @@
+package runtime
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// Call steps send requests to backends before a tool's handler runs, each
+// seeing the results of the steps before it: an upsert (look up, then
+// update or create), create then attach, a list then the details of its
+// first items.
+
+// stepVars is the expression environment of a step: `args`, `auth` and
+// the results of the steps named in roots.
+func (b *builder) stepVars(roots map[string][]string) types.Map {
+	env := types.Map{"args": b.argsType, authName: b.identity.typ}
+	if b.argsType == nil {
+		env["args"] = types.Map{}
+	}
+	maps.Copy(env, stepsType(roots["steps"]))
+	return env
+}
+
+// callStep compiles a call step; its handler is typed by the tool's
+// arguments and the steps before it.
+func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots map[string][]string) *step {
+	s := &step{kind: "call", as: c.As}
+	if c.Handler == nil {
+		return nil // reported when the file loaded: handler is required
+	}
+	if strings.HasPrefix(path, "prompts") {
+		b.errorf(f, path, "call steps are for tools")
+		return nil
+	}
+	extra := types.Map{authName: b.identity.typ}
+	maps.Copy(extra, stepsType(roots["steps"]))
+	if c.ForEach != nil {
+		s.each = b.compile(f, path+".for_each", c.ForEach.Node, b.stepVars(roots))
+		if s.each == nil {
+			return nil
+		}
+		extra["item"] = types.Any
+	}
+	s.call = b.buildHandler(f, path+".handler", c.Handler, b.argsType, nil, extra)
+	if s.call == nil {
+		return nil
+	}
+	return s
+}
+
+// maxForEach bounds the requests of one for_each.
+const maxForEach = 100
+
+// stepCondition compiles a step's when: a boolean expression.
+func (b *builder) stepCondition(f *load.File, path string, v *spec.Value, roots map[string][]string) *eval.Value {
+	val := b.compile(f, path, v.Node, b.stepVars(roots))
+	if val != nil && !val.IsExpression() {
+		b.diag(f, load.Error, path, "when is an expression, e.g. ${{ len(steps.found.items) == 0 }}", "")
+		return nil
+	}
+	return val
+}
+
+// skip reports whether a step's condition is false.
+func (st *step) skip(data map[string]any) (bool, error) {
+	if st.when == nil {
+		return false, nil
+	}
+	x, err := st.when.Eval(data)
+	if err != nil {
+		return false, fmt.Errorf("step %s: when: %w", st.key, err)
+	}
+	b, ok := x.(bool)
+	if !ok {
+		return false, fmt.Errorf("step %s: when gave %s, not true or false", st.key, eval.Format(x))
+	}
+	return !b, nil
+}
+
+// runCall sends a call step's request. Its result is the handler's
+// structured result, or its text as {text}; a failure names the step.
+func runCall(ctx context.Context, st *step, data map[string]any, n handlers.Notifier) (any, error) {
+	args, _ := data["args"].(map[string]any)
+	steps, _ := data["steps"].(map[string]any)
+	auth, _ := data[authName].(map[string]any)
+	c := &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: auth}
+	if st.each == nil {
+		return callOnce(ctx, st, c, "")
+	}
+	x, err := st.each.Eval(data)
+	if err != nil {
+		return nil, fmt.Errorf("step %s: for_each: %w", st.key, err)
+	}
+	list, ok := x.([]any)
+	switch {
+	case x == nil:
+		return []any{}, nil
+	case !ok:
+		return nil, fmt.Errorf("step %s: for_each gave %s, not a list", st.key, eval.Format(x))
+	case len(list) > maxForEach:
+		return nil, fmt.Errorf("step %s: for_each gave %d elements; at most %d are sent", st.key, len(list), maxForEach)
+	}
+	out := make([]any, 0, len(list))
+	for i, item := range list {
+		c.Item = item
+		res, err := callOnce(ctx, st, c, fmt.Sprintf("[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+// callOnce sends one request of a call step; which names the element of
+// a for_each in errors.
+func callOnce(ctx context.Context, st *step, c *handlers.Call, which string) (any, error) {
+	res, err := st.call.Call(ctx, c)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("step %s%s: %w", st.key, which, err)
+	case res.IsError:
+		return nil, fmt.Errorf("step %s%s: %s", st.key, which, contentText(res.Content))
+	case res.Structured != nil:
+		return res.Structured, nil
+	}
+	return map[string]any{"text": contentText(res.Content)}, nil
+}
+
+// dryRunSteps describes the requests of a tool's call steps. A request
+// that depends on an earlier step's result cannot be shown without making
+// that request; it is described as such.
+func dryRunSteps(ctx context.Context, steps []*step, c *handlers.Call) string {
+	var b strings.Builder
+	for _, st := range steps {
+		if st.kind != "call" {
+			continue
+		}
+		fmt.Fprintf(&b, "# step %s", st.key)
+		if st.whenSrc != "" {
+			fmt.Fprintf(&b, ", when %s", st.whenSrc)
+		}
+		b.WriteString("\n")
+		dr, ok := st.call.(handlers.DryRunner)
+		if !ok {
+			b.WriteString("(this handler has no dry run)\n\n")
+			continue
+		}
+		items := []any{nil}
+		if st.each != nil {
+			x, err := st.each.Eval(c.Vars())
+			list, ok := x.([]any)
+			if err != nil || !ok {
+				fmt.Fprintf(&b, "(for_each depends on the results of earlier steps: %v)\n\n", cmp.Or(err, errNotList))
+				continue
+			}
+			items = list[:min(len(list), maxForEach)]
+		}
+		for _, item := range items {
+			cc := *c
+			cc.Item = item
+			out, err := dr.DryRun(ctx, &cc)
+			if err != nil {
+				fmt.Fprintf(&b, "(depends on the results of earlier steps: %v)\n\n", err)
+				continue
+			}
+			b.WriteString(out)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+var errNotList = errors.New("not a list")
