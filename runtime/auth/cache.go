@@ -2,8 +2,8 @@ package auth
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"crypto/subtle"
+	"encoding/binary"
 	"hash/maphash"
 	"sync"
 	"time"
