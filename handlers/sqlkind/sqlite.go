@@ -69,17 +69,19 @@ func (c *BackendConfig) initScript(env handlers.BuildEnv, d *dialect) *initScrip
 // The statements of the call run under a context without cancellation;
 // this watchdog alone stops them, and stop waits for it to end, so that it
 // never touches a connection that went back to the pool.
-//
-// The watchdog is a context.AfterFunc: a call that is not canceled, the
-// usual case, starts no goroutine for it.
 func watchSQLite(ctx context.Context, s *session) (stop func()) {
 	db := sqliteHandle(s.conn)
 	if db == 0 {
 		return func() {}
 	}
 	quit, ended := make(chan struct{}), make(chan struct{})
-	cancelWatch := context.AfterFunc(ctx, func() {
+	go func() {
 		defer close(ended)
+		select {
+		case <-ctx.Done():
+		case <-quit:
+			return
+		}
 		t := time.NewTicker(interruptEvery)
 		defer t.Stop()
 		for {
@@ -92,17 +94,9 @@ func watchSQLite(ctx context.Context, s *session) (stop func()) {
 			case <-t.C:
 			}
 		}
-	})
+	}()
 	var once sync.Once
-	return func() {
-		once.Do(func() {
-			if cancelWatch() {
-				return // never started
-			}
-			close(quit)
-			<-ended
-		})
-	}
+	return func() { once.Do(func() { close(quit); <-ended }) }
 }
 
 // interruptEvery is how often a canceled statement is interrupted again.
