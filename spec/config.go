@@ -25,6 +25,10 @@ type Config struct {
 	ResourceTemplates []*ResourceTemplate `yaml:"resource_templates,omitempty"`
 	// Prompts are message templates a user picks, often as slash commands.
 	Prompts []*Prompt `yaml:"prompts,omitempty"`
+	// Tests are behaviour tests of this file, which `mcpgen test` runs and
+	// the server ignores: the cases of a test file (NAME.test.yaml, see
+	// schema/mcpgen-test.schema.json) written here instead.
+	Tests Node `yaml:"tests,omitempty"`
 }
 
 // Server describes the MCP server to its clients.

@@ -125,6 +125,29 @@ func (ds Diagnostics) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Annotation formats d as a GitHub Actions workflow command, which GitHub
+// shows as an annotation on the line of the pull request; title, when
+// not empty, heads it.
+func (d Diagnostic) Annotation(title string) string {
+	msg := d.Message
+	if d.Path != "" {
+		msg = d.Path + ": " + msg
+	}
+	if d.Hint != "" {
+		msg += "; " + d.Hint
+	}
+	props := fmt.Sprintf("file=%s,line=%d,col=%d", ghProperty(d.File), d.Line, d.Col)
+	if title != "" {
+		props += ",title=" + ghProperty(title)
+	}
+	return fmt.Sprintf("::%s %s::%s", d.Severity, props, ghData.Replace(msg))
+}
+
+var (
+	ghData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+)
+
 // A Reporter records diagnostics about one file at the positions of its
 // YAML nodes.
 type Reporter struct {

@@ -123,20 +123,30 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// decodeDoc decodes the next document of dec into doc, reporting a syntax
+// error with its line, and an empty file with empty.
+func decodeDoc(dec *yaml.Decoder, doc *yaml.Node, d Reporter, empty string) bool {
+	err := dec.Decode(doc)
+	if err == nil {
+		return true
+	}
+	msg := err.Error()
+	line := 1
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	} else if msg == "EOF" {
+		msg = empty
+	}
+	*d.list = append(*d.list, Diagnostic{File: d.file, Line: line, Message: "yaml: " + msg, Severity: Error})
+	return false
+}
+
 // parseYAML parses one YAML document, reporting syntax errors with a line.
 func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		msg := err.Error()
-		line := 1
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else if msg == "EOF" {
-			msg = "the file is empty; it needs at least `version: 1`"
-		}
-		*d.list = append(*d.list, Diagnostic{File: d.file, Line: line, Message: "yaml: " + msg, Severity: Error})
+	if !decodeDoc(dec, &doc, d, "the file is empty; it needs at least `version: 1`") {
 		return nil, false
 	}
 	var extra yaml.Node
