@@ -5,6 +5,8 @@
 #
 #   scripts/patch-go-sdk.sh            # the version go.mod requires
 #   scripts/patch-go-sdk.sh v1.9.0     # move to another version
+#   scripts/patch-go-sdk.sh diff       # after editing the copy: rewrite the
+#                                      # patch as the copy's diff to upstream
 #
 # Before copying it checks the patch against the new version: when upstream
 # has fixed what the patch fixes (TestUpstreamStillDecodesIntoFreshBuffers
@@ -15,9 +17,20 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mod=github.com/modelcontextprotocol/go-sdk
-version=${1:-$(go list -m -f '{{.Version}}' "$mod")}
 dest=runtime/internal/gosdk
 patchfile=runtime/internal/gosdk.patch
+
+if [[ ${1:-} == diff ]]; then
+  version=$(cat "$dest/VERSION")
+  dir=$(GOFLAGS=-mod=mod go mod download -json "$mod@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+  [[ -d $dir ]] || { echo "cannot download $mod@$version" >&2; exit 1; }
+  (cd "$dest" && find . -name '*.go' | sed 's|^\./||' | LC_ALL=C sort | while read -r f; do
+    cmp -s "$f" "$dir/$f" || diff -u --label "a/$f" --label "b/$f" "$dir/$f" "$f" || true
+  done) >"$patchfile"
+  echo "$patchfile: the copy's diff to $mod $version" >&2
+  exit 0
+fi
+version=${1:-$(go list -m -f '{{.Version}}' "$mod")}
 
 dir=$(GOFLAGS=-mod=mod go mod download -json "$mod@$version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
 [[ -d $dir ]] || { echo "cannot download $mod@$version" >&2; exit 1; }

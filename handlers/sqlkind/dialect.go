@@ -50,6 +50,10 @@ type session struct {
 	timeout  time.Duration
 	server   *serverState
 	id       uint64 // MySQL: the connection's id, for KILL QUERY
+	// queryOnly reads SQLite's query_only flag (see beginSQLite): set for
+	// a read-only call on the read-only pool, prepared on the pool before
+	// conn was taken, as the pool may have only one connection.
+	queryOnly *sql.Stmt
 }
 
 // serverState is what a backend learns about its server, shared by its
@@ -58,6 +62,9 @@ type serverState struct {
 	noTimeout atomic.Bool // the server refused max_statement_time
 	mu        sync.Mutex
 	ids       map[any]uint64 // MySQL connection ids by driver connection
+	// queryOnly reads SQLite's query_only flag on a connection of the
+	// read-only pool (see beginSQLite).
+	queryOnly preparedStmt
 }
 
 var (
@@ -84,17 +91,43 @@ func dialectOf(driverName string) *dialect {
 
 // beginSQLite enforces read-only mode with PRAGMA query_only on the
 // connection: SQLite then refuses every write, whatever the statement says.
-// It is switched on for every read-only call, also on a connection of the
+// It is checked for every read-only call, also on a connection of the
 // read-only pool, where it is on already unless a statement turned it off
 // (SQLite has no read-only mode a statement cannot leave). It runs in the
 // process, without a round trip.
+//
+// On the read-only pool the flag is read first (a statement prepared once
+// per connection) and set only when it is off: setting a flag pragma
+// expires every statement prepared on the connection, so that setting it
+// on every call would make SQLite parse the tool's statement again on
+// every call. A connection shared with writers is switched on and off
+// each call.
 func beginSQLite(ctx context.Context, s *session) (*sql.Tx, error) {
-	if s.readOnly {
+	if !s.readOnly {
+		return s.conn.BeginTx(ctx, nil)
+	}
+	if s.queryOnly == nil {
 		if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
 			return nil, err
 		}
+		return s.conn.BeginTx(ctx, nil)
 	}
-	return s.conn.BeginTx(ctx, nil)
+	tx, err := s.conn.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	st := tx.StmtContext(ctx, s.queryOnly)
+	var on bool
+	err = st.QueryRowContext(ctx).Scan(&on)
+	_ = st.Close()
+	if err == nil && !on {
+		_, err = tx.ExecContext(ctx, "PRAGMA query_only = ON")
+	}
+	if err != nil {
+		_ = tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
 }
 
 // endSQLite switches query_only off again on a connection shared with

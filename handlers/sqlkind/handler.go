@@ -180,13 +180,20 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 			return nil, h.stepErr(i, "preparing", err)
 		}
 	}
+	var queryOnly *sql.Stmt
+	if h.dialect == sqliteDialect && h.readOnly && enforced {
+		if queryOnly, err = h.server.queryOnly.get(ctx, pool, "PRAGMA query_only"); err != nil {
+			return nil, fmt.Errorf("cannot start a transaction: %w", err)
+		}
+	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
 	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
-	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server}
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server,
+		queryOnly: queryOnly}
 	defer h.dialect.end(s)
 	opCtx, stop := ctx, func() {}
 	if h.dialect.watch != nil {

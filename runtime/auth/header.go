@@ -50,30 +50,41 @@ func BearerCredential(h http.Header) (string, error) {
 	return cred, nil
 }
 
-// b64TokenChar marks the characters of a b64token before its padding.
-var b64TokenChar = func() (t [256]bool) {
+// notB64TokenChar marks the bytes a b64token cannot hold before its
+// padding.
+var notB64TokenChar = func() (t [256]byte) {
 	for c := range 256 {
-		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", byte(c)) >= 0
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", byte(c)) >= 0) {
+			t[c] = 1
+		}
 	}
 	return t
 }()
 
-// isB64Token reports whether s is a non-empty RFC 6750 b64token.
+// isB64Token reports whether s is a non-empty RFC 6750 b64token: at least
+// one of the token characters, then optional '=' padding. It runs on every
+// request, over the whole token: the loop looks up eight bytes per round
+// and branches only at the end.
 func isB64Token(s string) bool {
-	if s == "" || len(s) > MaxCredential {
+	if len(s) > MaxCredential {
 		return false
 	}
+	n := len(s)
+	for n > 0 && s[n-1] == '=' {
+		n--
+	}
+	if n == 0 {
+		return false
+	}
+	var bad byte
 	i := 0
-	for i < len(s) && b64TokenChar[s[i]] {
-		i++
+	for ; i+8 <= n; i += 8 {
+		b := s[i : i+8]
+		bad |= notB64TokenChar[b[0]] | notB64TokenChar[b[1]] | notB64TokenChar[b[2]] | notB64TokenChar[b[3]] |
+			notB64TokenChar[b[4]] | notB64TokenChar[b[5]] | notB64TokenChar[b[6]] | notB64TokenChar[b[7]]
 	}
-	if i == 0 {
-		return false
+	for ; i < n; i++ {
+		bad |= notB64TokenChar[s[i]]
 	}
-	for ; i < len(s); i++ {
-		if s[i] != '=' {
-			return false
-		}
-	}
-	return true
+	return bad == 0
 }

@@ -32,16 +32,16 @@ type introspector struct {
 	cache *tokenCache
 }
 
-// verify returns the caller of an opaque token whose SHA-256 is key.
-func (v *introspector) verify(ctx context.Context, raw string, key [32]byte) (*Caller, time.Time, error) {
+// verify returns the caller of an opaque token.
+func (v *introspector) verify(ctx context.Context, raw string) (*Caller, time.Time, error) {
 	now := time.Now()
-	e, ok := v.cache.get(key, now)
+	e, ok := v.cache.get(raw, now)
 	if !ok {
 		var err error
 		if e, err = v.ask(ctx, raw, now); err != nil {
 			return nil, time.Time{}, err
 		}
-		v.cache.put(key, e, now)
+		v.cache.put(raw, e, now)
 	}
 	if e.caller == nil {
 		return nil, time.Time{}, fmt.Errorf("%w: the token is not active", ErrInvalidToken)

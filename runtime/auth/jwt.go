@@ -41,14 +41,14 @@ func newJWTVerifier(keys *keySource, issuer string, audiences, algs []string, le
 // verify checks a token, or finds it checked already: the same bytes,
 // verified less than jwtCacheFor ago and not expired since.
 // key is the token's SHA-256.
-func (v *jwtVerifier) verify(ctx context.Context, raw string, key [32]byte) (*Caller, time.Time, error) {
+func (v *jwtVerifier) verify(ctx context.Context, raw string) (*Caller, time.Time, error) {
 	now := time.Now()
-	if e, ok := v.cache.get(key, now); ok {
+	if e, ok := v.cache.get(raw, now); ok {
 		return e.caller, e.exp, nil
 	}
 	c, exp, err := v.check(ctx, raw)
 	if err == nil {
-		v.cache.put(key, verdict{caller: c, exp: exp, until: minTime(exp.Add(v.leeway), now.Add(jwtCacheFor))}, now)
+		v.cache.put(raw, verdict{caller: c, exp: exp, until: minTime(exp.Add(v.leeway), now.Add(jwtCacheFor))}, now)
 	}
 	return c, exp, err
 }

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,25 +18,32 @@ type NeedFunc func(method, name string) []string
 
 // Middleware authenticates every request before next (the go-sdk handler)
 // sees it. Without a credential the answer is 401 with a challenge naming
-// the metadata; with a bad one 401 invalid_token; with a malformed header
-// 400; without the scopes the request needs, 403 insufficient_scope naming
-// all of them. An accepted request carries its Caller to the go-sdk as its
-// TokenInfo (see CallerFromTokenInfo), which also binds a session to its
-// user: another caller presenting the session's ID gets 403.
+// the metadata; with a bad or expired one 401 invalid_token; with a
+// malformed header 400; without the scopes the request needs, 403
+// insufficient_scope naming all of them. An accepted request carries its
+// Caller to the go-sdk as its TokenInfo (see CallerFromTokenInfo), which
+// also binds a session to its user: another caller presenting the session's
+// ID gets 403.
+//
+// It stores the TokenInfo where the go-sdk's RequireBearerToken would, but
+// does not go through that middleware: it would parse the Authorization
+// header a second time and copy the request and its context once more for
+// a verdict already reached here.
 func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
 	var leeway time.Duration
 	if g.jwt != nil {
 		leeway = g.jwt.leeway
 	}
-	sdk := sdkauth.RequireBearerToken(func(_ context.Context, _ string, r *http.Request) (*sdkauth.TokenInfo, error) {
-		if ti, ok := r.Context().Value(verifiedKey{}).(*sdkauth.TokenInfo); ok {
-			return ti, nil
-		}
-		return nil, sdkauth.ErrInvalidToken
-	}, &sdkauth.RequireBearerTokenOptions{AllowMissingExpiration: true, ClockSkew: leeway})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, ti, ok := g.admit(w, r)
 		if !ok {
+			return
+		}
+		if !ti.Expiration.IsZero() && ti.Expiration.Add(leeway).Before(time.Now()) {
+			// A verdict is cached only until its token expires; this is
+			// the check the go-sdk's middleware made, kept in case one
+			// outlives it.
+			g.challenge(w, http.StatusUnauthorized, "invalid_token", g.required, "the access token has expired")
 			return
 		}
 		if r.Method == http.MethodPost && g.stepUp {
@@ -48,7 +54,7 @@ func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
 				return
 			}
 		}
-		sdk.ServeHTTP(w, r.WithContext(withVerified(r.Context(), ti)))
+		next.ServeHTTP(w, r.WithContext(sdkauth.ContextWithTokenInfo(r.Context(), ti)))
 	})
 }
 

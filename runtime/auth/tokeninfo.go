@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"time"
 
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
@@ -9,12 +8,6 @@ import (
 
 // callerExtra is the TokenInfo.Extra key holding the *Caller.
 const callerExtra = "mcpgen.caller"
-
-type verifiedKey struct{}
-
-func withVerified(ctx context.Context, ti *sdkauth.TokenInfo) context.Context {
-	return context.WithValue(ctx, verifiedKey{}, ti)
-}
 
 // issuedCaller returns c holding its raw token (empty for API keys) and the
 // TokenInfo the go-sdk is handed for it. Both are made once per credential:

@@ -88,6 +88,14 @@ func TokenInfoFromContext(ctx context.Context) *TokenInfo {
 	return ti.(*TokenInfo)
 }
 
+// ContextWithTokenInfo returns a copy of ctx carrying info, where
+// [TokenInfoFromContext] and the transports find it: what
+// [RequireBearerToken] does for a request it accepts, for a middleware that
+// checks tokens itself.
+func ContextWithTokenInfo(ctx context.Context, info *TokenInfo) context.Context {
+	return context.WithValue(ctx, tokenInfoKey{}, info)
+}
+
 // RequireBearerToken returns a piece of middleware that verifies a bearer token using the verifier.
 // If verification succeeds, the [TokenInfo] is added to the request's context and the request proceeds.
 // If verification fails, the request fails with a 401 Unauthenticated, and the WWW-Authenticate header
