@@ -44,6 +44,7 @@ func (l *logLevels) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // tool has no steps, and the session with this ID ("" for none) asked for
 // no logs. A transport may then answer it without an event stream.
 func (s *Server) QuietCall(tool, sessionID string) bool {
+	s = s.now()
 	t, ok := s.toolIndex[tool]
 	return ok && len(t.steps) == 0 && (sessionID == "" || !s.logLevels.setBySession(sessionID))
 }

@@ -112,7 +112,7 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 	if !modern {
 		changed = statusNotifier(req.Session)
 	}
-	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: &s.logLevels, caps: req.ClientCapabilities()},
+	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: req.ClientCapabilities()},
 		modern: modern}
 	tk, err := s.tasks.Start(ctx, owner, "tools/call", params, ttl, s.taskWork(t, req.Params.Arguments, ts), changed)
 	if errors.Is(err, task.ErrLimit) {
