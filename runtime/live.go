@@ -114,7 +114,22 @@ func (l *Live) dispatch(next mcp.MethodHandler) mcp.MethodHandler {
 			g = l.cur.Load()
 		}
 		defer g.release()
-		return g.handler(context.WithValue(ctx, liveKey{}, g.s), method, req)
+		res, err := g.handler(context.WithValue(ctx, liveKey{}, g.s), method, req)
+		switch r := res.(type) {
+		case *mcp.InitializeResult:
+			g.s.trimCapabilities(r.Capabilities)
+		case *mcp.DiscoverResult:
+			g.s.trimCapabilities(r.Capabilities)
+		}
+		return res, err
+	}
+}
+
+// trimCapabilities drops completions, which Live's server handles always,
+// when s has nothing to complete.
+func (s *Server) trimCapabilities(caps *mcp.ServerCapabilities) {
+	if caps != nil && len(s.prompts)+len(s.templates) == 0 {
+		caps.Completions = nil
 	}
 }
 
@@ -131,6 +146,7 @@ func (l *Live) Swap(next *Server) {
 	prev := l.Current()
 	next.logLevels = prev.logLevels // what sessions asked for outlives the config
 	next.live = l
+	next.takeOver(prev)
 	l.install(prev, next)
 }
 
@@ -266,4 +282,12 @@ func sameTools(a, b *Server) bool {
 func jsonOf(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// Log sends a log message to every session that asked for logs at level
+// or below (logging/setLevel), e.g. why a reload failed.
+func (l *Live) Log(ctx context.Context, level mcp.LoggingLevel, msg string) {
+	for ss := range l.srv.Sessions() {
+		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "mcpgen", Data: msg})
+	}
 }

@@ -49,12 +49,14 @@ type Server struct {
 	tls       *spec.TLS   // certificate files, resolved; nil for plain HTTP
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
-	backends   map[string]any // opened shared backends, by name
-	logLevels  *logLevels     // what each session asked for
-	live       *Live          // reloads this server's config; nil for none
-	toolsPage  int            // tools per tools/list page; 0 for toolsPageSize (tests)
-	identity   *identity      // who callers are, as expressions see them
-	limits     limits         // rate limits of tool calls
+	backends   map[string]any      // opened shared backends, by name
+	logLevels  *logLevels          // what each session asked for
+	live       *Live               // reloads this server's config; nil for none
+	carry      map[string]*carried // shared backends by name, for a reload to take over
+	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
+	toolsPage  int                 // tools per tools/list page; 0 for toolsPageSize (tests)
+	identity   *identity           // who callers are, as expressions see them
+	limits     limits              // rate limits of tool calls
 	obs        *observe.Observer
 	ops        operate // result cache and concurrency limits
 	probes     []observe.Probe
@@ -69,7 +71,7 @@ type Server struct {
 
 func newServer(logger *slog.Logger) *Server {
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{},
-		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{},
+		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
 		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
 		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }

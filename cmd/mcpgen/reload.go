@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/reload"
+)
+
+// startReloader builds files for serving and later reloads, writing every
+// diagnostic to w, then a summary when the config does not build: it
+// returns nil then, unless serveBroken (`mcpgen dev`).
+func startReloader(files []string, bo runtime.BuildOptions, serveBroken bool, w io.Writer) *reload.Reloader {
+	rl, ds := reload.Start(reload.Options{Paths: files, Build: bo, Logger: bo.Logger,
+		Metrics: bo.Observer.Metrics, Compile: compile}, serveBroken)
+	for _, d := range ds {
+		fmt.Fprintln(w, d)
+	}
+	if ds.Errors() > 0 {
+		fmt.Fprintln(w, ds.Summary())
+	}
+	return rl
+}
+
+// reloadOn reloads the config on SIGHUP, and when its files change if
+// files is set, until ctx is canceled.
+func reloadOn(ctx context.Context, rl *reload.Reloader, files bool) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	reqs := make(chan struct{}, 1)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				select {
+				case reqs <- struct{}{}:
+				default: // one is pending already
+				}
+			}
+		}
+	}()
+	if err := rl.Watch(ctx, reload.WatchOptions{Files: files, Requests: reqs}); err != nil {
+		rl.Server().Logger().Error("reload", "err", err)
+	}
+}
+
