@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -33,6 +34,7 @@ type Live struct {
 	// stopWatch stops the current config's resource watcher.
 	stopWatch context.CancelFunc
 	closed    bool
+	ended     atomic.Bool // closed, for requests
 	next      mcp.MethodHandler // the SDK's handler, inside every config's middleware
 }
 
@@ -71,10 +73,11 @@ type liveKey struct{}
 func NewLive(first *Server) *Live {
 	l := &Live{first: first}
 	caps := first.capabilities()
-	// Every list may change; a list the config does not have yet is
-	// declared by the SDK once it has entries (prompts, resources).
+	// Every list may change, and clients hear of it. Clients are told of
+	// the lists the config has when they connect (trimCapabilities).
 	caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
-	caps.Prompts, caps.Resources = nil, nil
+	caps.Prompts = &mcp.PromptCapabilities{ListChanged: true}
+	caps.Resources = &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true}
 	opts := first.serverOptions(caps)
 	opts.SetCacheable = func(ctx context.Context, req mcp.Request, c *mcp.Cacheable) { l.at(ctx).setCacheable(ctx, req, c) }
 	opts.HeaderTool = func(name string) *mcp.Tool { return l.Current().headerTool(name) }
@@ -111,7 +114,10 @@ func (l *Live) dispatch(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		g := l.cur.Load()
 		for !g.acquire() {
-			g = l.cur.Load()
+			if l.ended.Load() {
+				return nil, errors.New("the server is shutting down")
+			}
+			g = l.cur.Load() // swapped since: take the new one
 		}
 		defer g.release()
 		res, err := g.handler(context.WithValue(ctx, liveKey{}, g.s), method, req)
@@ -125,10 +131,19 @@ func (l *Live) dispatch(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// trimCapabilities drops completions, which Live's server handles always,
-// when s has nothing to complete.
+// trimCapabilities drops what Live's server can always handle and s has
+// not: prompts, resources, completions. Capabilities follow the config.
 func (s *Server) trimCapabilities(caps *mcp.ServerCapabilities) {
-	if caps != nil && len(s.prompts)+len(s.templates) == 0 {
+	if caps == nil {
+		return
+	}
+	if len(s.prompts) == 0 {
+		caps.Prompts = nil
+	}
+	if len(s.resources)+len(s.templates) == 0 {
+		caps.Resources = nil
+	}
+	if len(s.prompts)+len(s.templates) == 0 {
 		caps.Completions = nil
 	}
 }
@@ -181,6 +196,7 @@ func (l *Live) Close() error {
 		return nil
 	}
 	l.closed = true
+	l.ended.Store(true)
 	l.stopWatch()
 	l.cur.Load().release()
 	return nil
@@ -291,3 +307,6 @@ func (l *Live) Log(ctx context.Context, level mcp.LoggingLevel, msg string) {
 		_ = ss.Log(ctx, &mcp.LoggingMessageParams{Level: level, Logger: "mcpgen", Data: msg})
 	}
 }
+
+// InFlight returns the requests running on the current config.
+func (l *Live) InFlight() int64 { return l.cur.Load().refs.Load() - 1 }

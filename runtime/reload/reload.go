@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -44,6 +45,8 @@ type Reloader struct {
 	mu    sync.Mutex // one build at a time
 	files []string   // what the served config read, absolute
 	diags load.Diagnostics
+	// watching is set while Watch follows the files
+	watching atomic.Bool
 }
 
 // Start builds the config for the first time. With a broken config it

@@ -50,6 +50,8 @@ func (r *Reloader) Watch(ctx context.Context, opts WatchOptions) error {
 	defer w.Close()
 	ws := &watchSet{w: w, dirs: map[string]bool{}}
 	ws.follow(r.Files(), r.opts.Logger)
+	r.watching.Store(true)
+	defer r.watching.Store(false)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	var first time.Time // of the changes not yet reloaded; zero for none
