@@ -34,6 +34,7 @@ type stdio struct {
 func commands() []command {
 	return []command{
 		{"serve", "serve a config over stdio or Streamable HTTP", runServe},
+		{"dev", "serve a config with live reload and a web page to try its tools", runDev},
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
 		{"schema", "print the JSON Schema of the config file", runSchema},
