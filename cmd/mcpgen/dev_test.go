@@ -20,14 +20,16 @@ func startDev(t *testing.T) (url, config string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	config = filepath.Join(t.TempDir(), "dev.yaml")
+	dir := t.TempDir()
+	config = filepath.Join(dir, "dev.yaml")
 	if err := os.WriteFile(config, src, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	t.Chdir(dir) // diagnostics name the file as the user gave it: dev.yaml
 	ctx, cancel := context.WithCancel(context.Background())
 	stderr := &syncBuffer{}
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"dev", config}, strings.NewReader(""), &bytes.Buffer{}, stderr) }()
+	go func() { done <- run(ctx, []string{"dev", "dev.yaml"}, strings.NewReader(""), &bytes.Buffer{}, stderr) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -84,10 +86,14 @@ func TestDevPageInBrowser(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(deps, "node_modules", "playwright-core")); err != nil {
 		missing("playwright-core is not installed: run scripts/devpage-deps.sh")
 	}
+	script, _ := filepath.Abs("../../runtime/devpage/browsertest/drive.mjs")
+	shots := os.Getenv("MCPGEN_DEV_SCREENSHOTS")
+	if shots != "" {
+		shots, _ = filepath.Abs(shots)
+	}
 	url, config := startDev(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	script, _ := filepath.Abs("../../runtime/devpage/browsertest/drive.mjs")
 	// The script runs from the directory that holds node_modules.
 	if err := copyFile(script, filepath.Join(deps, "drive.mjs")); err != nil {
 		t.Fatal(err)
@@ -95,7 +101,7 @@ func TestDevPageInBrowser(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "drive.mjs")
 	cmd.Dir = deps
 	cmd.Env = append(os.Environ(), "DEV_URL="+url, "DEV_CONFIG="+config, "CHROMIUM="+chromium,
-		"SHOTS="+os.Getenv("MCPGEN_DEV_SCREENSHOTS"))
+		"SHOTS="+shots)
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "ok") {
