@@ -34,7 +34,7 @@ type Live struct {
 	// stopWatch stops the current config's resource watcher.
 	stopWatch context.CancelFunc
 	closed    bool
-	ended     atomic.Bool // closed, for requests
+	ended     atomic.Bool       // closed, for requests
 	next      mcp.MethodHandler // the SDK's handler, inside every config's middleware
 }
 

@@ -76,7 +76,7 @@ func serveDev(ctx context.Context, rl *reload.Reloader, _ *devpage.Dev, addr str
 		base, base, len(rl.Files()))
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
-	go reloadOn(watchCtx, rl, true)
+	reloadOn(watchCtx, rl, true)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -28,13 +28,14 @@ func startReloader(files []string, bo runtime.BuildOptions, serveBroken bool, w 
 }
 
 // reloadOn reloads the config on SIGHUP, and when its files change if
-// files is set, until ctx is canceled.
+// files is set, until ctx is canceled. SIGHUP is caught from the moment it
+// returns.
 func reloadOn(ctx context.Context, rl *reload.Reloader, files bool) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	reqs := make(chan struct{}, 1)
 	go func() {
+		defer signal.Stop(hup)
 		for {
 			select {
 			case <-ctx.Done():
@@ -47,8 +48,9 @@ func reloadOn(ctx context.Context, rl *reload.Reloader, files bool) {
 			}
 		}
 	}()
-	if err := rl.Watch(ctx, reload.WatchOptions{Files: files, Requests: reqs}); err != nil {
-		rl.Server().Logger().Error("reload", "err", err)
-	}
+	go func() {
+		if err := rl.Watch(ctx, reload.WatchOptions{Files: files, Requests: reqs}); err != nil {
+			rl.Server().Logger().Error("reload", "err", err)
+		}
+	}()
 }
-

@@ -57,7 +57,9 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	defer rl.Close()
 	srv := rl.Server()
-	go reloadOn(ctx, rl, *watch)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	reloadOn(watchCtx, rl, *watch)
 	stopTracing, err := startTracing(ctx, srv, std.err)
 	if err != nil {
 		logger.Error("tracing", "err", err)

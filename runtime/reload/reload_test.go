@@ -75,7 +75,7 @@ func (f *fixture) client(t *testing.T, version string) *mcp.ClientSession {
 		}
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { send("tools") },
+		ToolListChangedHandler:   func(context.Context, *mcp.ToolListChangedRequest) { send("tools") },
 		PromptListChangedHandler: func(context.Context, *mcp.PromptListChangedRequest) { send("prompts") },
 		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
 			send("log: " + r.Params.Data.(string))
