@@ -60,6 +60,8 @@ try {
   await page.click('#call');
   await page.locator('#result pre.text', { hasText: 'Hello, Ada! (warm)' }).waitFor({ timeout: T });
   await page.locator('#took').waitFor({ timeout: T });
+  await page.locator('#log li', { hasText: '[info] greet: greeting Ada' }).waitFor({ timeout: T });
+  await page.locator('#progress', { hasText: '1 / 2 warming up' }).waitFor({ timeout: T });
   await shot('dev-call.png');
 
   step = 'break the YAML, see the error';
