@@ -66,6 +66,9 @@ func unzip(t *testing.T, bundle string) (string, map[string]any, []string) {
 // server as a desktop client would: the command, arguments and
 // environment of the manifest, ${__dirname} and ${user_config.*} filled in.
 func TestPackBundle(t *testing.T) {
+	if raceEnabled {
+		t.Skip("compressing the binary under the race detector takes minutes; the plain run packs it")
+	}
 	t.Parallel()
 	bundle := filepath.Join(t.TempDir(), "directory.mcpb")
 	code, _, stderr := runMcpgen("pack", "../../examples/graphql/mcpgen.yaml", "-o", bundle, "--binary", binary(t), "--author", "Ann")
