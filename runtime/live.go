@@ -113,6 +113,11 @@ func (l *Live) dispatch(next mcp.MethodHandler) mcp.MethodHandler {
 	l.next = next
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		g := l.cur.Load()
+		if method == "subscriptions/listen" {
+			// A listen stream lasts as long as the client stays, and uses
+			// nothing of the config: it must not keep an old one open.
+			return g.handler(context.WithValue(ctx, liveKey{}, g.s), method, req)
+		}
 		for !g.acquire() {
 			if l.ended.Load() {
 				return nil, errors.New("the server is shutting down")

@@ -28,8 +28,8 @@ func startReloader(files []string, bo runtime.BuildOptions, serveBroken bool, w 
 }
 
 // reloadOn reloads the config on SIGHUP, and when its files change if
-// files is set, until ctx is canceled. SIGHUP is caught from the moment it
-// returns.
+// files is set, until ctx is canceled. SIGHUP is caught, and the files
+// watched, from the moment it returns.
 func reloadOn(ctx context.Context, rl *reload.Reloader, files bool) {
 	hup := make(chan os.Signal, 1)
 	signal.Notify(hup, syscall.SIGHUP)
@@ -48,9 +48,8 @@ func reloadOn(ctx context.Context, rl *reload.Reloader, files bool) {
 			}
 		}
 	}()
-	go func() {
-		if err := rl.Watch(ctx, reload.WatchOptions{Files: files, Requests: reqs}); err != nil {
-			rl.Server().Logger().Error("reload", "err", err)
-		}
-	}()
+	if _, err := rl.Watch(ctx, reload.WatchOptions{Files: files, Requests: reqs}); err != nil {
+		rl.Server().Logger().Error("not watching the config; SIGHUP still reloads it", "err", err)
+		_, _ = rl.Watch(ctx, reload.WatchOptions{Requests: reqs})
+	}
 }

@@ -25,6 +25,14 @@ type pool struct {
 
 func (p *pool) Close() error { p.closed.Store(true); return nil }
 
+// Ping fails once the pool is closed.
+func (p *pool) Ping(context.Context) error {
+	if p.closed.Load() {
+		return errors.New("pool closed")
+	}
+	return nil
+}
+
 func (ps *pools) all() []*pool {
 	ps.mu.Lock()
 	defer ps.mu.Unlock()

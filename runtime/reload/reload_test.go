@@ -293,3 +293,38 @@ func TestReloadTellsListeners(t *testing.T) {
 		t.Errorf("told %v, want tools and prompts twice each", got)
 	}
 }
+
+// TestReloadProbesCurrentBackends: /readyz probes, made once when serving
+// starts, check the backend of the config being served, not the one a
+// reload closed.
+func TestReloadProbesCurrentBackends(t *testing.T) {
+	withReadiness := func(label string) string {
+		return strings.Replace(config(label, "a"), "label: "+label+"}", "label: "+label+", readiness: {required: true}}", 1)
+	}
+	f := newFixture(t, withReadiness("one"))
+	probes := f.r.Server().Probes()
+	if len(probes) != 1 {
+		t.Fatalf("%d probes", len(probes))
+	}
+	write(t, f.path, withReadiness("two"))
+	if !f.r.Reload(context.Background()) {
+		t.Fatal(f.r.Diagnostics())
+	}
+	waitFor(t, func() bool { return f.ps.all()[0].closed.Load() })
+	if err := probes[0].Check(context.Background()); err != nil {
+		t.Errorf("the probe checked the closed backend: %v", err)
+	}
+}
+
+// TestReloadListenDoesNotPinOld: a 2026-07-28 client's subscriptions/listen
+// stream, open for as long as the client stays, does not keep the old
+// config, and its backends, open after a reload.
+func TestReloadListenDoesNotPinOld(t *testing.T) {
+	f := newFixture(t, config("one", "a"))
+	f.client(t, "2026-07-28")
+	write(t, f.path, config("two", "a"))
+	if !f.r.Reload(context.Background()) {
+		t.Fatal(f.r.Diagnostics())
+	}
+	waitFor(t, func() bool { return f.ps.all()[0].closed.Load() })
+}

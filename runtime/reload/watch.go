@@ -32,37 +32,57 @@ type WatchOptions struct {
 	Requests <-chan struct{}
 }
 
-// Watch reloads the config whenever one of its files changes, until ctx
-// is canceled. It watches the directories of the files, so that an editor
-// replacing a file by renaming another over it is seen, as is a file that
-// is created. The files watched follow the config: a reload that reads a
-// new file watches it too.
-func (r *Reloader) Watch(ctx context.Context, opts WatchOptions) error {
+// Watch reloads the config whenever one of its files changes, and for
+// every value on opts.Requests, until ctx is canceled. The files are
+// watched when it returns; the watching goes on in the background, and
+// stopped is closed when it ends. It watches the directories of the
+// files, so that an editor replacing a file by renaming another over it
+// is seen, as is a file that is created. The files watched follow the
+// config: a reload that reads a new file watches it too.
+func (r *Reloader) Watch(ctx context.Context, opts WatchOptions) (stopped <-chan struct{}, err error) {
 	opts.Quiet = cmpOr(opts.Quiet, DefaultQuiet)
 	opts.MaxDelay = cmpOr(opts.MaxDelay, DefaultMaxDelay)
+	done := make(chan struct{})
 	if !opts.Files {
-		return r.onRequest(ctx, opts.Requests)
+		go func() { defer close(done); r.onRequest(ctx, opts.Requests) }()
+		return done, nil
 	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
-		return fmt.Errorf("watching the config: %w", err)
+		return nil, fmt.Errorf("watching the config: %w", err)
 	}
-	defer w.Close()
 	ws := &watchSet{w: w, dirs: map[string]bool{}}
 	ws.follow(r.Files(), r.opts.Logger)
 	r.watching.Store(true)
-	defer r.watching.Store(false)
+	go func() {
+		defer close(done)
+		defer w.Close()
+		defer r.watching.Store(false)
+		r.watchLoop(ctx, ws, opts)
+	}()
+	return done, nil
+}
+
+// watchLoop reloads after each burst of changes to the files of ws.
+func (r *Reloader) watchLoop(ctx context.Context, ws *watchSet, opts WatchOptions) {
+	w := ws.w
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	defer timer.Stop()
 	var first time.Time // of the changes not yet reloaded; zero for none
+	reload := func() {
+		timer.Stop()
+		first = time.Time{}
+		r.Reload(ctx)
+		ws.follow(r.Files(), r.opts.Logger)
+	}
 	for {
 		select {
 		case <-ctx.Done():
-			timer.Stop()
-			return nil
+			return
 		case ev, ok := <-w.Events:
 			if !ok {
-				return nil
+				return
 			}
 			if !ws.files[filepath.Clean(ev.Name)] || ev.Op == fsnotify.Chmod {
 				continue
@@ -75,28 +95,23 @@ func (r *Reloader) Watch(ctx context.Context, opts WatchOptions) error {
 			timer.Reset(min(opts.Quiet, max(first.Add(opts.MaxDelay).Sub(now), 0)))
 		case err, ok := <-w.Errors:
 			if !ok {
-				return nil
+				return
 			}
 			r.opts.Logger.Warn("watching the config", "err", err)
 		case <-opts.Requests:
-			timer.Stop()
-			first = time.Time{}
-			r.Reload(ctx)
-			ws.follow(r.Files(), r.opts.Logger)
+			reload()
 		case <-timer.C:
-			first = time.Time{}
-			r.Reload(ctx)
-			ws.follow(r.Files(), r.opts.Logger)
+			reload()
 		}
 	}
 }
 
 // onRequest reloads for every request until ctx is canceled.
-func (r *Reloader) onRequest(ctx context.Context, reqs <-chan struct{}) error {
+func (r *Reloader) onRequest(ctx context.Context, reqs <-chan struct{}) {
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-reqs:
 			r.Reload(ctx)
 		}

@@ -20,14 +20,15 @@ func (f *fixture) watching(t *testing.T, builds *atomic.Int64, opts ...WatchOpti
 	t.Helper()
 	f.r.opts.OnBuild = func(load.Diagnostics, bool) { builds.Add(1) }
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
 	o := WatchOptions{Quiet: 50 * time.Millisecond}
 	if len(opts) > 0 {
 		o = opts[0]
 	}
 	o.Files = true
-	go func() { defer close(done); _ = f.r.Watch(ctx, o) }()
-	waitFor(t, func() bool { return f.r.watching.Load() })
+	done, err := f.r.Watch(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
 	stop := func() {
 		cancel()
 		select {
