@@ -328,3 +328,31 @@ func TestReloadListenDoesNotPinOld(t *testing.T) {
 	}
 	waitFor(t, func() bool { return f.ps.all()[0].closed.Load() })
 }
+
+// TestStartBroken: `mcpgen dev` starts on a broken config, serving no
+// tools and keeping its errors, and serves the config once it is fixed;
+// `mcpgen serve` does not start.
+func TestStartBroken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
+	write(t, path, "version: 1\ntools: [\n")
+	ps := &pools{}
+	opts := Options{Paths: []string{path}, Build: runtime.BuildOptions{Registry: poolRegistry(ps)}}
+	if r, ds := Start(opts, false); r != nil || ds.Errors() == 0 {
+		t.Fatalf("a broken config started: %v", ds)
+	}
+	r, ds := Start(opts, true)
+	if r == nil || ds.Errors() == 0 || r.Diagnostics().Errors() == 0 {
+		t.Fatalf("reloader %v, diagnostics %v", r, ds)
+	}
+	defer r.Close()
+	if n := len(r.Server().ToolNames()); n != 0 {
+		t.Errorf("%d tools served from a broken config", n)
+	}
+	write(t, path, config("one", "a"))
+	if !r.Reload(context.Background()) {
+		t.Fatal(r.Diagnostics())
+	}
+	if got := r.live.Current().ToolNames(); !slices.Equal(got, []string{"a"}) {
+		t.Errorf("tools after the fix: %v", got)
+	}
+}
