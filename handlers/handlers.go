@@ -213,6 +213,29 @@ type DryRunner interface {
 	DryRun(ctx context.Context, c *Call) (string, error)
 }
 
+// ResultShaper is implemented by handlers that know, when the config
+// loads, what their structured result is (its type, an object's keys),
+// so that runtime can check the tool's output_schema against it: a result
+// that can never match is a configuration error, not a failure of every
+// call.
+type ResultShaper interface {
+	// ResultShape is the shape of Result.Structured, nil when not known.
+	ResultShape() *eval.Shape
+}
+
+// ObjectShape is the shape of Object(x) for x of shape s.
+func ObjectShape(s *eval.Shape) *eval.Shape {
+	switch {
+	case s == nil || s.Type == "":
+		return nil
+	case s.Type == "object":
+		return s
+	case s.Type == "array":
+		return &eval.Shape{Type: "object", Closed: true, Props: map[string]*eval.Shape{"items": s}}
+	}
+	return &eval.Shape{Type: "object", Closed: true, Props: map[string]*eval.Shape{"value": s}}
+}
+
 // Hinter is implemented by handlers that know whether their tool writes.
 // Runtime puts the hints in the tool's annotations where the config left
 // them unset, and warns where the config says otherwise.

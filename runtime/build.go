@@ -85,6 +85,11 @@ type builder struct {
 	argsType types.Type // type of `args` of the tool being built, for its steps' handlers
 	// cacheBytes bounds the in-memory result cache (server.cache.max_bytes)
 	cacheBytes int64
+	// statelessAsks: a stateless server has steps that ask the client
+	statelessAsks bool
+	stateKeySet   bool // server.request_state.key is set
+	// serverMaxResult is server.max_result, the tools' default cap
+	serverMaxResult spec.Size
 }
 
 type backendEntry struct {
@@ -132,6 +137,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b.checkAppRefs()
 	b.checkOffers()
+	b.statelessKey(files)
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *newRedactor(secrets.Masked())
@@ -226,6 +232,8 @@ func (b *builder) server(f *load.File) {
 		}
 	}
 	b.taskOptions(f, s.Tasks)
+	b.serverMaxResult = s.MaxResult
+	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
 		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
@@ -382,7 +390,10 @@ type decoded struct {
 }
 
 // decodeHandler resolves the kind of the handler at path and decodes its
-// settings; it returns nil after reporting a problem.
+// settings; it returns nil after reporting a problem with its kind or
+// backend. Settings that did not decode (a misspelt key, a value of the
+// wrong type) are reported, and the handler is still built, partially:
+// the rest of what the user wrote is checked too.
 func (b *builder) decodeHandler(f *load.File, path string, h *spec.Handler) *decoded {
 	kindName := h.Kind
 	if h.Backend != "" {
@@ -406,13 +417,12 @@ func (b *builder) decodeHandler(f *load.File, path string, h *spec.Handler) *dec
 		return nil
 	}
 	cfg := kind.NewConfig()
-	if !f.DecodeHandler(path, h.Body, cfg, &b.ds) {
-		return nil
-	}
-	return &decoded{cfg: cfg, env: &buildEnv{b: b, f: f, path: path, backend: h.Backend}}
+	ok = f.DecodeHandler(path, h.Body, cfg, &b.ds)
+	return &decoded{cfg: cfg, env: &buildEnv{b: b, f: f, path: path, backend: h.Backend, partial: !ok}}
 }
 
-// finishHandler builds a decoded handler.
+// finishHandler builds a decoded handler; a partial one is built only for
+// its diagnostics.
 func (b *builder) finishHandler(d *decoded) handlers.Handler {
 	env := d.env
 	hd := d.cfg.Build(env)
@@ -420,6 +430,8 @@ func (b *builder) finishHandler(d *decoded) handlers.Handler {
 		b.srv.closers = append(b.srv.closers, c)
 	}
 	switch {
+	case env.partial:
+		return nil
 	case env.Failed():
 		return nil
 	case hd == nil:
@@ -441,6 +453,10 @@ type buildEnv struct {
 	// input is the tool's input schema; nil for a resource's handler
 	input  map[string]any
 	failed bool // an error was reported
+	// partial is set when some settings did not decode: what the handler
+	// reports about settings that are not written (a required field) may
+	// be the misspelt one, and is left out.
+	partial bool
 }
 
 // Annotations implements handlers.ToolAnnotations.
@@ -456,13 +472,44 @@ func (e *buildEnv) Diag(field, msg string) { e.DiagAt(field, -1, msg) }
 func (e *buildEnv) DiagAt(field string, off int, msg string) {
 	e.failed = true
 	path := load.JoinPath(e.path, field)
+	if !e.reportable(path) {
+		return
+	}
 	d := e.b.reporter(e.f)
 	d.AtOffset(load.Error, e.f.Node(path), off, path, msg, "")
 }
 
 func (e *buildEnv) Failed() bool { return e.failed }
 
+// reportable tells whether a problem at path is worth reporting: always,
+// unless the handler is partial and path is not written in the file, or
+// its settings at or around path drew a problem when they were decoded
+// (the same mistake, seen again).
+func (e *buildEnv) reportable(path string) bool {
+	if !e.partial {
+		return true
+	}
+	if path == e.path || !e.f.Written(path) {
+		return false
+	}
+	for _, d := range e.b.ds {
+		if d.File == e.f.Path && d.Path != e.path && (within(path, d.Path) || within(d.Path, path)) {
+			return false
+		}
+	}
+	return true
+}
+
+// within reports whether path is base or a path under it.
+func within(path, base string) bool {
+	rest, ok := strings.CutPrefix(path, base)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
+}
+
 func (e *buildEnv) Warn(field, msg string) {
+	if p := load.JoinPath(e.path, field); !e.reportable(p) || e.f.Skipped(p) {
+		return
+	}
 	e.b.diag(e.f, load.Warning, load.JoinPath(e.path, field), msg, "")
 }
 

@@ -145,7 +145,7 @@ func (s *Server) trimCapabilities(caps *mcp.ServerCapabilities) {
 	if len(s.prompts) == 0 {
 		caps.Prompts = nil
 	}
-	if len(s.resources)+len(s.templates) == 0 {
+	if len(s.resources)+len(s.templates) == 0 && s.spill == nil {
 		caps.Resources = nil
 	}
 	if len(s.prompts)+len(s.templates) == 0 {
@@ -165,6 +165,9 @@ func (l *Live) Swap(next *Server) {
 	}
 	prev := l.Current()
 	next.logLevels = prev.logLevels // what sessions asked for outlives the config
+	if next.spill != nil && prev.spill != nil {
+		next.spill = prev.spill // pages of results already given stay readable
+	}
 	next.live = l
 	next.takeOver(prev)
 	l.install(prev, next)
@@ -266,6 +269,14 @@ func (l *Live) syncResources(prev, s *Server) {
 			l.srv.AddResourceTemplate(r.tmpl, read)
 		}
 		delete(oldT, r.tmpl.URITemplate)
+	}
+	switch {
+	case s.spill != nil && (prev == nil || prev.spill == nil):
+		l.srv.AddResourceTemplate(spillResource(), func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return l.at(ctx).readSpill(ctx, req)
+		})
+	case s.spill == nil && prev != nil && prev.spill != nil:
+		l.srv.RemoveResourceTemplates(spillTemplate)
 	}
 	for uri := range old {
 		l.srv.RemoveResources(uri)

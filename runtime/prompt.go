@@ -51,6 +51,7 @@ func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 	}
 	roots := map[string][]string{"args": names}
 	pr.steps = b.stepList(f, path, p.Steps, roots)
+	b.statelessSteps(f, path, "", p.Steps)
 	for i, st := range pr.steps {
 		if st.capability() == "" {
 			b.errorf(f, fmt.Sprintf("%s.steps[%d]", path, i), "a prompt's steps can only ask the client: elicit, sample or roots")

@@ -26,6 +26,7 @@ func (b *builder) protocolConfig(f *load.File, s *spec.Server) {
 			b.diag(f, load.Warning, "server.request_state.key", fmt.Sprintf("the key is %d bytes: a guessable key lets clients forge request states; use at least %d", len(rs.Key), minStateKey),
 				"e.g. key: ${MCPGEN_STATE_KEY}, set to the output of `openssl rand -base64 48`")
 		}
+		b.stateKeySet = rs.Key != ""
 		b.srv.states = newStateSigner([]byte(rs.Key), time.Duration(rs.TTL))
 	}
 }

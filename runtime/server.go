@@ -39,6 +39,7 @@ type Server struct {
 	prompts   []*prompt
 	resources []*resource
 	templates []*resource
+	spill     *spillStore // results kept in pages; nil when no tool keeps any
 	closers   []io.Closer
 	redact    *redactor
 	mask      *masker     // credentials, hidden in results; nil for none
@@ -154,12 +155,22 @@ func (s *Server) MCP() *mcp.Server {
 			return s.read(ctx, r, req.Params.URI)
 		})
 	}
+	if s.spill != nil {
+		srv.AddResourceTemplate(spillResource(), s.readSpill)
+	}
 	for _, r := range s.templates {
 		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return s.read(ctx, r, req.Params.URI)
 		})
 	}
 	return srv
+}
+
+// spillResource is the template of the pages of long results.
+func spillResource() *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{URITemplate: spillTemplate, Name: "result_pages",
+		Description: "The pages of a tool result too long for one answer, as its resource links give them.",
+		MIMEType:    "text/plain"}
 }
 
 // capabilities are those the config declares, before completions and
@@ -172,7 +183,7 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 	if len(s.prompts) > 0 {
 		caps.Prompts = &mcp.PromptCapabilities{}
 	}
-	if len(s.resources)+len(s.templates) > 0 {
+	if len(s.resources)+len(s.templates) > 0 || s.spill != nil {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
 	s.addExtensions(caps)

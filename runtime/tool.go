@@ -43,6 +43,8 @@ type tool struct {
 	headers     bool     // its input schema has x-mcp-header annotations
 	interactive bool     // a step asks the client something
 	task        string   // "", optional or required: whether it runs as a task
+	maxResult   int      // bytes of text a result may hold; 0: no cap
+	pages       bool     // a result over maxResult is kept in pages
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -158,6 +160,10 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes,
 		cacheCfg: t.CacheHint}
 	tl.limit = b.toolLimit(f, path, t)
+	tl.maxResult = b.maxResult(f, path, t)
+	if tl.pages = t.Overflow == "pages"; tl.pages && b.srv.spill == nil {
+		b.srv.spill = newSpillStore()
+	}
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
 		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
@@ -168,6 +174,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	roots := map[string][]string{"args": argNames(argsType)}
 	b.argsType = argsType
 	tl.steps = b.steps(f, path, t, roots)
+	b.statelessSteps(f, path, t.Confirm, t.Steps)
 	for i, c := range t.Requires {
 		if c != capSampling && c != capElicitation && c != capRoots {
 			b.errorf(f, fmt.Sprintf("%s.requires[%d]", path, i), "expected one of sampling, elicitation, roots, got %q", c)
@@ -208,6 +215,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: in.raw, Annotations: annotations(t), Icons: icons, Meta: app}
+	if rs, ok := tl.handler.(handlers.ResultShaper); ok && tl.out != nil {
+		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.out.doc)
+	}
 	if h, ok := tl.handler.(handlers.Hinter); ok {
 		tl.def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.def.Annotations, h.Hints())
 	}
@@ -224,7 +234,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 // declares neither args nor input_schema (a GraphQL operation's variables),
 // or nil.
 func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *decoded) *schema {
-	if d == nil || t.Args != nil || t.InputSchema != nil {
+	if d == nil || d.env.partial || t.Args != nil || t.InputSchema != nil {
 		return nil
 	}
 	is, ok := d.cfg.(handlers.InputSchemer)
@@ -376,4 +386,17 @@ func (b *builder) hint(f *load.File, path string, given *spec.Annotations, a *mc
 		}
 	}
 	return a
+}
+
+// checkOutput reports the ways a result of shape s can never match the
+// tool's output schema (at path): every call would fail.
+func (b *builder) checkOutput(f *load.File, path string, s *eval.Shape, schema any) {
+	for _, m := range s.Mismatches(schema) {
+		d := b.reporter(f)
+		p := path + m.Path
+		for !f.Written(p) && p != path {
+			p = p[:max(strings.LastIndexAny(p, ".["), len(path))]
+		}
+		d.At(f.Node(p), p, m.Msg, m.Hint)
+	}
 }

@@ -144,7 +144,7 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 	if res == nil {
 		return &mcp.CallToolResult{}
 	}
-	return s.mask.toolResult(res)
+	return s.limitResult(ctx, t, s.mask.toolResult(res))
 }
 
 func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {

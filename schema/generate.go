@@ -42,6 +42,11 @@ func Generate(kinds []handlers.Kind, root string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return encode(s)
+}
+
+// encode writes a schema as indented JSON, its text as written.
+func encode(s *jsonschema.Schema) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

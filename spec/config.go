@@ -25,6 +25,10 @@ type Config struct {
 	ResourceTemplates []*ResourceTemplate `yaml:"resource_templates,omitempty"`
 	// Prompts are message templates a user picks, often as slash commands.
 	Prompts []*Prompt `yaml:"prompts,omitempty"`
+	// Tests are behaviour tests of this file, which `mcpgen test` runs and
+	// the server ignores: the cases of a test file (NAME.test.yaml, see
+	// schema/mcpgen-test.schema.json) written here instead.
+	Tests Node `yaml:"tests,omitempty"`
 }
 
 // Server describes the MCP server to its clients.
@@ -62,6 +66,9 @@ type Server struct {
 	RequestState *RequestState `yaml:"request_state,omitempty" mcpgen:"server"`
 	// Tasks configures tools that run as tasks (`task:` on a tool).
 	Tasks *Tasks `yaml:"tasks,omitempty"`
+	// MaxResult caps the text of every tool's result that sets no
+	// `max_result` of its own. Defaults to 1MiB.
+	MaxResult Size `yaml:"max_result,omitempty"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

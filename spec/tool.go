@@ -29,7 +29,12 @@ type Tool struct {
 	// Confirm asks the user to confirm the call before anything runs (an
 	// elicitation without fields), with this message, a template over
 	// `.args`. If the user declines or cancels, nothing runs and the tool
-	// returns an error result saying so. Use it on destructive tools.
+	// returns an error result saying so. Use it on destructive tools. A
+	// client that does not support elicitation cannot confirm, so its call
+	// is refused and nothing runs: an error result for clients up to
+	// 2025-11-25, the error -32021 (a missing client capability) at
+	// 2026-07-28. A stateless server cannot ask clients up to 2025-11-25
+	// at all; `validate` warns.
 	Confirm string `yaml:"confirm,omitempty"`
 	// Steps run in order before the handler or the content: log messages,
 	// progress reports, sleeps, questions to the client's model (sample) or
@@ -72,6 +77,21 @@ type Tool struct {
 	// request): `optional` lets the client choose, `required` refuses a
 	// plain call. Settings are in `server.tasks`.
 	Task string `yaml:"task,omitempty" jsonschema:"enum=optional,enum=required"`
+	// MaxResult caps the text of a result, in bytes (after credentials are
+	// masked). A longer result is cut, at a line end where one is near, and
+	// ends with a note saying how much was left out and that a narrower
+	// call gets the rest; its structured content is left out when it is
+	// longer than the cap too. Defaults to `server.max_result`.
+	MaxResult Size `yaml:"max_result,omitempty"`
+	// Overflow says what happens to a result over `max_result`: `cut`
+	// (the default) ends it with a note; `pages` keeps the whole text for
+	// 15 minutes and returns its first page with a resource link to the
+	// next (`mcpgen://results/ID/2`), which the model reads with
+	// resources/read, each page ending with the link to the one after.
+	// Only the caller that made the call can read its pages. Pages are
+	// kept in the memory of the process: with several replicas, reads
+	// need session affinity.
+	Overflow string `yaml:"overflow,omitempty" jsonschema:"enum=cut,enum=pages"`
 }
 
 // Arg is one tool argument in the concise form.

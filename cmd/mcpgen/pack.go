@@ -79,6 +79,7 @@ func runPack(ctx context.Context, args []string, std stdio) int {
 type configInfo struct {
 	server spec.Server
 	remote string // server.http.auth.resource
+	addr   string // server.http.addr
 	tools  []pack.Tool
 	env    []load.EnvVar
 }
@@ -98,8 +99,11 @@ func describeConfigs(files []string) (*configInfo, error) {
 		info.server.Version = cmp.Or(info.server.Version, c.Server.Version)
 		info.server.Title = cmp.Or(info.server.Title, c.Server.Title)
 		info.server.Instructions = cmp.Or(info.server.Instructions, c.Server.Instructions)
-		if h := c.Server.HTTP; h != nil && h.Auth != nil {
-			info.remote = cmp.Or(info.remote, h.Auth.Resource)
+		if h := c.Server.HTTP; h != nil {
+			info.addr = cmp.Or(info.addr, h.Addr)
+			if h.Auth != nil {
+				info.remote = cmp.Or(info.remote, h.Auth.Resource)
+			}
 		}
 		for _, t := range c.Tools {
 			if t != nil {

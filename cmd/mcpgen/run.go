@@ -33,12 +33,15 @@ type stdio struct {
 
 func commands() []command {
 	return []command{
+		{"init", "write a starter config and its tests, and print client snippets", runInit},
 		{"serve", "serve a config over stdio or Streamable HTTP", runServe},
 		{"dev", "serve a config with live reload and a web page to try its tools", runDev},
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
+		{"test", "run the behaviour tests of configs (NAME.test.yaml, or tests: in a config)", runTest},
 		{"schema", "print the JSON Schema of the config file", runSchema},
 		{"import", "write a config from an API description (openapi, graphql)", runImport},
+		{"client-config", "print what to add to a client's configuration to use a config", runClientConfig},
 		{"pack", "bundle configs for desktop clients (MCPB) or the MCP registry", runPack},
 		{"version", "print the version, commit and build date", runVersion},
 	}
@@ -75,7 +78,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "mcpgen serves an MCP server described in YAML.")
 	fmt.Fprintln(w, "\nUsage:\n  mcpgen <command> [flags] [arguments]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-14s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'mcpgen <command> -h' for a command's flags.")
 }

@@ -86,26 +86,11 @@ func reportJSON(std stdio, _ []string, ds load.Diagnostics, _ *runtime.Server) {
 // annotations on the lines of the pull request.
 func reportGitHub(std stdio, _ []string, ds load.Diagnostics, _ *runtime.Server) {
 	for _, d := range ds {
-		msg := d.Message
-		if d.Path != "" {
-			msg = d.Path + ": " + msg
-		}
-		if d.Hint != "" {
-			msg += "; " + d.Hint
-		}
-		fmt.Fprintf(std.out, "::%s file=%s,line=%d,col=%d::%s\n", d.Severity, ghEscapeProp(d.File), d.Line, d.Col, ghEscape(msg))
+		fmt.Fprintln(std.out, d.Annotation(""))
 	}
 	if len(ds) > 0 {
 		io.WriteString(std.err, ds.Summary()+"\n")
 	}
-}
-
-var ghReplacer = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-
-func ghEscape(s string) string { return ghReplacer.Replace(s) }
-
-func ghEscapeProp(s string) string {
-	return strings.NewReplacer(":", "%3A", ",", "%2C").Replace(ghEscape(s))
 }
 
 // connectTimeout bounds how long validate --connect waits for each backend.

@@ -276,6 +276,8 @@ func postToken(ctx context.Context, c *http.Client, endpoint, id, secret, form s
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	req.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+	// tokens are fetched rarely (they are kept until they expire)
+	c = &http.Client{Transport: handlers.Transport(ctx, c.Transport), CheckRedirect: c.CheckRedirect}
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, 0, transportError(err)

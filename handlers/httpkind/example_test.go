@@ -192,8 +192,9 @@ func TestExampleValidatesWithoutSecrets(t *testing.T) {
 		t.Fatalf("want no errors, got:\n%v", ds)
 	}
 	defer srv.Close()
-	if !strings.Contains(ds.Error(), `base_url "/api/v1" has no scheme or host; is an environment variable unset?`) {
-		t.Errorf("want a warning about the base URL, got:\n%v", ds)
+	// the variables were to be skipped: nothing is said of what they make
+	if len(ds) != 0 {
+		t.Errorf("want no warnings, got:\n%v", ds)
 	}
 	if got := mustFail(t, call(t, srv, "get_ticket", `{"id": "T-1"}`)); !strings.Contains(got, "base_url is not set") {
 		t.Errorf("got %q", got)

@@ -81,6 +81,15 @@ type handler struct {
 	readsResponse bool
 }
 
+// ResultShape implements handlers.ResultShaper: the shape of the result
+// expression, when there is one and pages are not joined.
+func (h *handler) ResultShape() *eval.Shape {
+	if h.result == nil || h.page != nil {
+		return nil
+	}
+	return handlers.ObjectShape(h.result.Shape())
+}
+
 // Build checks the tool's request and response settings. It returns nil
 // after reporting a problem.
 func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/mcpgen/mcpgen/handlers"
 )
 
 // errRedirectLoop stops a chain of redirects; retrying would not help.
@@ -15,8 +17,9 @@ var errRedirectLoop = fmt.Errorf("stopped after %d redirects", maxRedirects)
 // response, and the call reports it. Going around http.Client saves a copy
 // of the headers and a deadline timer per request.
 func (b *backend) send(req *http.Request) (*http.Response, error) {
+	rt := handlers.Transport(req.Context(), b.transport)
 	for n := 0; ; n++ {
-		resp, err := b.transport.RoundTrip(req)
+		resp, err := rt.RoundTrip(req)
 		if err != nil {
 			return nil, err
 		}

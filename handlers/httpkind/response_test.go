@@ -160,7 +160,7 @@ func TestExpressionsAreCheckedAtLoad(t *testing.T) {
 // diagnostic, the loader's, and no second one from the kind.
 func TestEnumsReportedOnce(t *testing.T) {
 	t.Parallel()
-	for _, h := range []string{"method: FETCH", "query_style: pipes", "pagination: {mode: pages, next: \"${{ null }}\"}"} {
+	for _, h := range []string{"method: FETCH", "query_style: pipes", "pagination: {mode: pages, next: \"${{ nil }}\"}"} {
 		t.Run(h, func(t *testing.T) {
 			t.Parallel()
 			ds := diagnose(t, withBackend("http://127.0.0.1:9", "", tool("- {name: id}", h)))

@@ -72,6 +72,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if err != nil {
 		return nil, err
 	}
+	inv = stubbed(ctx, inv)
 	runCtx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	_, op := observe.Backend(ctx, observe.KindShell)

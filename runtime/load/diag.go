@@ -30,9 +30,14 @@ type Diagnostic struct {
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint,omitempty"` // e.g. did you mean "timeout"?
 	Severity Severity `json:"severity"`
+	// Source is the line of the file at fault, shown under the message
+	// with a caret at Col; set for YAML syntax errors.
+	Source string `json:"source,omitempty"`
 }
 
-// String formats d as "file:line:col: [warning: ]path: message[; hint]".
+// String formats d as "file:line:col: [warning: ]path: message[; hint]",
+// followed by the source line and a caret under the column when d has
+// them.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	b.WriteString(d.File)
@@ -57,6 +62,7 @@ func (d Diagnostic) String() string {
 		b.WriteString("; ")
 		b.WriteString(d.Hint)
 	}
+	b.WriteString(d.caret())
 	return b.String()
 }
 
@@ -124,6 +130,29 @@ func (ds Diagnostics) Error() string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// Annotation formats d as a GitHub Actions workflow command, which GitHub
+// shows as an annotation on the line of the pull request; title, when
+// not empty, heads it.
+func (d Diagnostic) Annotation(title string) string {
+	msg := d.Message
+	if d.Path != "" {
+		msg = d.Path + ": " + msg
+	}
+	if d.Hint != "" {
+		msg += "; " + d.Hint
+	}
+	props := fmt.Sprintf("file=%s,line=%d,col=%d", ghProperty(d.File), d.Line, d.Col)
+	if title != "" {
+		props += ",title=" + ghProperty(title)
+	}
+	return fmt.Sprintf("::%s %s::%s", d.Severity, props, ghData.Replace(msg))
+}
+
+var (
+	ghData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace
+)
 
 // A Reporter records diagnostics about one file at the positions of its
 // YAML nodes.

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
@@ -41,7 +40,8 @@ type File struct {
 	// policy for them.
 	Secrets Secrets
 	src     []byte // the file's contents, to place positions inside scalars
-	// unset holds scalars whose variables were skipped as unset (SkipEnv).
+	// unset holds scalars that miss a variable: reported as unset, or
+	// skipped (SkipEnv).
 	unset   map[*yaml.Node]bool
 	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
 	skipEnv bool
@@ -123,20 +123,27 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// decodeDoc decodes the next document of dec into doc, reporting a syntax
+// error with its line, column and the line itself (syntaxError), and an
+// empty file with empty.
+func decodeDoc(dec *yaml.Decoder, doc *yaml.Node, d Reporter, empty string) bool {
+	err := dec.Decode(doc)
+	if err == nil {
+		return true
+	}
+	if err.Error() == "EOF" {
+		*d.list = append(*d.list, Diagnostic{File: d.file, Line: 1, Message: "yaml: " + empty, Severity: Error})
+	} else {
+		*d.list = append(*d.list, syntaxError(d.file, d.src, err))
+	}
+	return false
+}
+
 // parseYAML parses one YAML document, reporting syntax errors with a line.
 func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		msg := err.Error()
-		line := 1
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		} else if msg == "EOF" {
-			msg = "the file is empty; it needs at least `version: 1`"
-		}
-		*d.list = append(*d.list, Diagnostic{File: d.file, Line: line, Message: "yaml: " + msg, Severity: Error})
+	if !decodeDoc(dec, &doc, d, "the file is empty; it needs at least `version: 1`") {
 		return nil, false
 	}
 	var extra yaml.Node
@@ -157,6 +164,7 @@ func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
 			"repeat less through anchors and aliases")
 		return nil, false
 	}
+	splitExpressions(root, d)
 	return root, true
 }
 

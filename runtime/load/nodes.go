@@ -37,6 +37,13 @@ func (f *File) Checkable(path string) bool {
 	return n == nil || !f.unset[Resolve(n)]
 }
 
+// Skipped reports whether the value at path is written in f with a
+// variable left unset because of Options.SkipEnv: a warning about it
+// would be about the missing variable, which the user asked not to hear.
+func (f *File) Skipped(path string) bool {
+	return f.Written(path) && f.unset[Resolve(f.Node(path))]
+}
+
 // DecodeHandler decodes the settings of the handler whose mapping is body
 // (all its keys but kind and backend) into cfg, a pointer to a backend
 // kind's configuration, as strictly as the rest of the file; path names
@@ -109,6 +116,24 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 
 // locate finds the node at a diagnostic path below root, or the deepest
 // node on the way there.
+// Written reports whether every step of path is written in f: each key is
+// there and each index is inside its list.
+func (f *File) Written(path string) bool {
+	n := f.Root
+	for _, seg := range splitPath(path) {
+		if idx, err := strconv.Atoi(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
+			s := Resolve(n)
+			if idx >= len(s.Content) {
+				return false
+			}
+			n = s.Content[idx]
+		} else if n = Field(n, seg); n == nil {
+			return false
+		}
+	}
+	return true
+}
+
 func locate(root *yaml.Node, path string) *yaml.Node {
 	n := root
 	for _, seg := range splitPath(path) {

@@ -23,8 +23,12 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 	for _, e := range errs {
 		dc.d.AtOffset(Error, n, e.off, path, e.msg, "")
 	}
-	if dc.skipEnv && dc.unset != nil {
-		if _, _, all := expand(n.Value, dc.lookup, false); len(all) > len(errs) {
+	if dc.unset != nil {
+		// a value that misses a variable is not checked further: the
+		// missing variable is reported, or was to be skipped (SkipEnv)
+		if len(errs) > 0 {
+			dc.unset[n] = true
+		} else if _, _, all := expand(n.Value, dc.lookup, false); dc.skipEnv && len(all) > 0 {
 			dc.unset[n] = true
 		}
 	}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/pack"
+)
+
+func runClientConfig(_ context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("client-config [--client "+strings.Join(pack.Clients, "|")+"] [--url URL] FILE...", flag.ContinueOnError)
+	client := fs.String("client", "", "print only this client's snippets: "+strings.Join(pack.Clients, ", "))
+	url := fs.String("url", "", "the server's Streamable HTTP endpoint, for the HTTP snippets (default: from server.http.addr, else http://127.0.0.1:8080/mcp)")
+	files, status, done := parseFlags(fs, args, std)
+	switch {
+	case done:
+		return status
+	case len(files) == 0:
+		return usageError(std.err, "client-config", "no config file given")
+	case *client != "" && !slices.Contains(pack.Clients, *client):
+		return usageError(std.err, "client-config", fmt.Sprintf("unknown client %q: use %s", *client, strings.Join(pack.Clients, ", ")))
+	}
+	info, err := describeConfigs(files)
+	if err != nil {
+		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
+		return exitError
+	}
+	l, err := launch(files, info, *url)
+	if err != nil {
+		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
+		return exitError
+	}
+	printSnippets(std.out, l, *client)
+	return exitOK
+}
+
+// launch says how clients start this mcpgen on files, or reach it at url.
+func launch(files []string, info *configInfo, url string) (pack.Launch, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return pack.Launch{}, fmt.Errorf("finding mcpgen's own path: %w", err)
+	}
+	if p, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = p
+	}
+	args := []string{"serve", "--stdio"}
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return pack.Launch{}, err
+		}
+		args = append(args, abs)
+	}
+	name := cmp.Or(info.server.Name, strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0])))
+	return pack.Launch{Name: name, Command: exe, Args: args, Env: info.env, URL: cmp.Or(url, endpoint(info.addr))}, nil
+}
+
+// endpoint is the URL of a server listening at addr (127.0.0.1 for a
+// wildcard host), or the usual local one.
+func endpoint(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if addr == "" || err != nil {
+		return "http://127.0.0.1:8080/mcp"
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/mcp"
+}
+
+// printSnippets writes the stdio snippets, then how to serve over HTTP and
+// the HTTP ones.
+func printSnippets(w io.Writer, l pack.Launch, client string) {
+	var stdioS, httpS []pack.Snippet
+	for _, s := range pack.Snippets(l) {
+		if strings.HasSuffix(s.Title, "(HTTP)") {
+			httpS = append(httpS, s)
+		} else {
+			stdioS = append(stdioS, s)
+		}
+	}
+	fmt.Fprintln(w, "## stdio: the client starts mcpgen itself")
+	fmt.Fprintln(w)
+	pack.WriteSnippets(w, stdioS, client)
+	fmt.Fprintf(w, "## Streamable HTTP: serve it yourself, e.g. %s serve --http %s %s\n\n",
+		l.Command, strings.TrimSuffix(strings.TrimPrefix(l.URL, "http://"), "/mcp"), strings.Join(l.Args[2:], " "))
+	pack.WriteSnippets(w, httpS, client)
+	var need []string
+	for _, v := range l.Env {
+		if !v.HasDefault {
+			need = append(need, v.Name)
+		}
+	}
+	if len(need) > 0 {
+		fmt.Fprintf(w, "# Replace the placeholders of %s with their values (or set them where the server runs).\n", strings.Join(need, ", "))
+	}
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+
+	"github.com/mcpgen/mcpgen/configtest"
+	"github.com/mcpgen/mcpgen/handlers/builtin"
+)
+
+func runTest(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("test [--run PATTERN] [--record] [--format text|github|junit] [--junit FILE] [FILE|DIR|DIR/...]...", flag.ContinueOnError)
+	pattern := fs.String("run", "", "run only the tests whose name matches this regular expression")
+	record := fs.Bool("record", false, "call the real HTTP APIs and store the exchanges, secrets scrubbed, in NAME.recorded.yaml beside each test file")
+	format := fs.String("format", "text", "output format: text, github (workflow annotations) or junit (JUnit XML)")
+	junitFile := fs.String("junit", "", "also write a JUnit XML report to this file")
+	paths, status, done := parseFlags(fs, args, std)
+	if done {
+		return status
+	}
+	var re *regexp.Regexp
+	if *pattern != "" {
+		var err error
+		if re, err = regexp.Compile(*pattern); err != nil {
+			return usageError(std.err, "test", fmt.Sprintf("--run: %v", err))
+		}
+	}
+	if *format != "text" && *format != "github" && *format != "junit" {
+		return usageError(std.err, "test", fmt.Sprintf("unknown format %q: use text, github or junit", *format))
+	}
+	files, err := configtest.Find(paths)
+	if err != nil {
+		return usageError(std.err, "test", err.Error())
+	}
+	all := runTestFiles(ctx, files, configtest.Options{Registry: builtin.Registry, Run: re, Record: *record}, std)
+	if err := writeTestReport(all, *format, *junitFile, std); err != nil {
+		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
+		return exitError
+	}
+	_, failed, _ := configtest.Counts(all)
+	for _, s := range all {
+		if s.Problems.Errors() > 0 {
+			failed++
+		}
+	}
+	if failed > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+// runTestFiles loads and runs each test file; a file with errors runs no
+// case.
+func runTestFiles(ctx context.Context, files []string, opts configtest.Options, std stdio) []*configtest.SuiteResult {
+	var all []*configtest.SuiteResult
+	for _, f := range files {
+		sr := &configtest.SuiteResult{Path: f}
+		all = append(all, sr)
+		s, ds := configtest.Load(f)
+		sr.Problems = ds
+		if s == nil || ds.Errors() > 0 {
+			continue
+		}
+		var err error
+		if sr.Results, err = configtest.Run(ctx, s, opts); err != nil {
+			fmt.Fprintf(std.err, "mcpgen: writing %s: %v\n", s.RecordPath(), err)
+		}
+	}
+	return all
+}
+
+func writeTestReport(all []*configtest.SuiteResult, format, junitFile string, std stdio) error {
+	switch format {
+	case "github":
+		configtest.WriteGitHub(std.out, all)
+		configtest.WriteText(std.err, all)
+	case "junit":
+		if err := configtest.WriteJUnit(std.out, all); err != nil {
+			return err
+		}
+	default:
+		configtest.WriteText(std.out, all)
+	}
+	if junitFile == "" {
+		return nil
+	}
+	f, err := os.Create(junitFile)
+	if err != nil {
+		return err
+	}
+	if err := configtest.WriteJUnit(f, all); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
