@@ -356,3 +356,29 @@ func TestStartBroken(t *testing.T) {
 		t.Errorf("tools after the fix: %v", got)
 	}
 }
+
+// TestReloadKeepsResultPages: the pages of a long result given before a
+// reload can still be read after it.
+func TestReloadKeepsResultPages(t *testing.T) {
+	long := strings.Repeat("x", 400)
+	paged := func(extra string) string {
+		return strings.Replace(config(long, "a"), "description: d,", "description: d, max_result: 300, overflow: pages,", 1) + extra
+	}
+	f := newFixture(t, paged(""))
+	res, err := f.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, ok := res.Content[len(res.Content)-1].(*mcp.ResourceLink)
+	if !ok {
+		t.Fatalf("no link to the next page: %#v", res.Content)
+	}
+	write(t, f.path, strings.Replace(paged(""), "name: a,", "name: b,", 1))
+	if !f.r.Reload(context.Background()) {
+		t.Fatal(f.r.Diagnostics())
+	}
+	rr, err := f.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: link.URI})
+	if err != nil || !strings.Contains(rr.Contents[0].Text, "xxx") {
+		t.Fatalf("reading %s after the reload: %v", link.URI, err)
+	}
+}
