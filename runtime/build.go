@@ -138,6 +138,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.checkAppRefs()
 	b.checkOffers()
 	b.statelessKey(files)
+	b.expose(files)
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *newRedactor(secrets.Masked())

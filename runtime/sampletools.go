@@ -102,7 +102,7 @@ func (s *Server) sampleWithTools(ctx context.Context, st *step, prompt string, d
 		Messages:   []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: prompt}}}},
 		ToolChoice: &mcp.ToolChoice{Mode: st.toolChoice}}
 	for _, name := range st.offer {
-		p.Tools = append(p.Tools, s.toolIndex[name].def)
+		p.Tools = append(p.Tools, s.allTools[name].def)
 	}
 	calls := 0
 	for turn := 0; ; turn++ {
@@ -139,7 +139,7 @@ func (s *Server) runToolUses(ctx context.Context, st *step, uses []*mcp.ToolUseC
 	out := make([]mcp.Content, 0, len(uses))
 	for _, u := range uses {
 		var res *mcp.CallToolResult
-		t := s.toolIndex[u.Name]
+		t := s.allTools[u.Name]
 		switch {
 		case !slices.Contains(st.offer, u.Name):
 			res = errorResult(fmt.Sprintf("tool %q was not offered; call one of %s", u.Name, strings.Join(st.offer, ", ")))

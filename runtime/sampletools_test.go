@@ -36,7 +36,17 @@ tools:
 // mcpgen answers each with its result, and after max_turns the model must
 // answer without tools.
 func TestSampleWithTools(t *testing.T) {
+	t.Run("whole", func(t *testing.T) { sampleWithTools(t, Selection{}) })
+	// served alone (serve --tools ask), the tool still offers the tool it
+	// names while sampling
+	t.Run("selected", func(t *testing.T) { sampleWithTools(t, Selection{Tools: []string{"ask"}}) })
+}
+
+func sampleWithTools(t *testing.T, sel Selection) {
 	srv := mustCompile(t, sampleToolsConfig, nil)
+	if err := srv.Select(sel); err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var seen []*mcp.CreateMessageWithToolsParams
 	use := func(id, name string, in map[string]any) mcp.Content {

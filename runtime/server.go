@@ -36,6 +36,8 @@ type Server struct {
 	logger    *slog.Logger
 	tools     []*tool
 	toolIndex map[string]*tool
+	allTools  map[string]*tool // every tool built, served or not (sampling offers them)
+	exposure  *exposure        // tags and toolsets, for Select
 	prompts   []*prompt
 	resources []*resource
 	templates []*resource
@@ -71,7 +73,8 @@ type Server struct {
 }
 
 func newServer(logger *slog.Logger) *Server {
-	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: map[string]*tool{},
+	index := map[string]*tool{} // the same map until Select narrows toolIndex
+	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
 		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
 		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
 		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}

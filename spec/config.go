@@ -25,10 +25,29 @@ type Config struct {
 	ResourceTemplates []*ResourceTemplate `yaml:"resource_templates,omitempty"`
 	// Prompts are message templates a user picks, often as slash commands.
 	Prompts []*Prompt `yaml:"prompts,omitempty"`
+	// Toolsets are named subsets of the tools, served with `mcpgen serve
+	// --toolset NAME`: clients handle a few dozen tools well, so a large
+	// config is served as several smaller servers.
+	Toolsets map[string]*Toolset `yaml:"toolsets,omitempty"`
 	// Tests are behaviour tests of this file, which `mcpgen test` runs and
 	// the server ignores: the cases of a test file (NAME.test.yaml, see
 	// schema/mcpgen-test.schema.json) written here instead.
 	Tests Node `yaml:"tests,omitempty"`
+}
+
+// Toolset is a named subset of the tools: those it names and those
+// carrying one of its tags. Resources, templates and prompts with tags are
+// served when one of their tags is among the toolset's; those without tags
+// always are.
+type Toolset struct {
+	// Description says what the subset is for.
+	Description string `yaml:"description,omitempty"`
+	// Tools named, each a tool's name or a glob (`github_*`) matching at
+	// least one.
+	Tools []string `yaml:"tools,omitempty"`
+	// Tags: the tools, resources, templates and prompts carrying one of
+	// them.
+	Tags []string `yaml:"tags,omitempty"`
 }
 
 // Server describes the MCP server to its clients.

@@ -15,6 +15,10 @@ type Prompt struct {
 	Arguments []*PromptArg `yaml:"arguments,omitempty"`
 	// Messages the prompt expands to, in order.
 	Messages []*Message `yaml:"messages" jsonschema:"required"`
+	// Tags group the prompt: when a subset is served (`serve --tags`, a
+	// toolset), a prompt with tags is served only if one of them is
+	// selected; a prompt without tags is always served.
+	Tags []string `yaml:"tags,omitempty"`
 	// Scopes a caller must have been granted to see and get this prompt over
 	// authenticated HTTP (`server.http.auth`); a caller without them does not
 	// find it in list results, and is refused if it asks anyway.

@@ -18,6 +18,10 @@ type Resource struct {
 	// App makes the resource an interactive page for tools (MCP Apps); its
 	// URI starts with ui:// and its contents are HTML.
 	App *App `yaml:"app,omitempty"`
+	// Tags group the resource: when a subset is served (`serve --tags`, a
+	// toolset), a resource with tags is served only if one of them is
+	// selected; a resource without tags is always served.
+	Tags []string `yaml:"tags,omitempty"`
 	// Scopes a caller must have been granted to see and read this resource
 	// over authenticated HTTP (`server.http.auth`); a caller without them
 	// does not find it in list results, and is refused if it asks anyway.
@@ -53,6 +57,10 @@ type ResourceTemplate struct {
 	// `args.context`, the other variables already given. Values are
 	// filtered by prefix; at most 100 are sent.
 	CompleteFrom map[string]*Handler `yaml:"complete_from,omitempty"`
+	// Tags group the template: when a subset is served (`serve --tags`, a
+	// toolset), a template with tags is served only if one of them is
+	// selected; a template without tags is always served.
+	Tags []string `yaml:"tags,omitempty"`
 	// Scopes a caller must have been granted to see and read the template
 	// and its resources over authenticated HTTP (`server.http.auth`); a
 	// caller without them does not find it in list results, and is refused

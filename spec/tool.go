@@ -59,6 +59,10 @@ type Tool struct {
 	// Cache keeps this tool's results for a while; the tool must be
 	// read-only (`annotations.read_only`, or a handler that only reads).
 	Cache *Cache `yaml:"cache,omitempty"`
+	// Tags group the tool with others: `serve --tags`, and `tags` in a
+	// toolset, serve only the tools carrying one of the tags named. Letters,
+	// digits, '_', '-', '.' and ':', up to 64 characters.
+	Tags []string `yaml:"tags,omitempty"`
 	// Scopes a caller must have been granted to see and call the tool over
 	// authenticated HTTP (`server.http.auth`). A caller without them does not
 	// find the tool in tools/list, and calling it anyway is refused.

@@ -151,4 +151,7 @@ func summarize(w io.Writer, res *openapi.Result, merged bool) {
 	if len(set) > 0 {
 		fmt.Fprintf(w, "mcpgen: set %s before serving\n", strings.Join(set, ", "))
 	}
+	if len(res.Tools) > 40 {
+		fmt.Fprintln(w, "mcpgen: some clients handle about 40 tools well; serve parts with `mcpgen serve --tags TAG` (the operations' tags) or toolsets")
+	}
 }

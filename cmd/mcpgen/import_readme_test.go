@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/importer/openapi"
 )
 
 // TestREADMEImport runs the README's `mcpgen import openapi` example on
@@ -47,4 +48,14 @@ func TestREADMEImport(t *testing.T) {
 	}
 	t.Setenv("NOTES_TOKEN", "t")
 	boot(t, "mcpgen.yaml")
+}
+
+// TestImportSummaryManyTools: an import of more tools than clients handle
+// well says how to serve it in parts.
+func TestImportSummaryManyTools(t *testing.T) {
+	var w bytes.Buffer
+	summarize(&w, &openapi.Result{Tools: make([]*openapi.Tool, 41)}, false)
+	if !strings.Contains(w.String(), "wrote 41 tools\nmcpgen: some clients handle about 40 tools well; serve parts with `mcpgen serve --tags TAG`") {
+		t.Errorf("summary:\n%s", &w)
+	}
 }

@@ -12,19 +12,31 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/reload"
 )
 
-// startReloader builds files for serving and later reloads, writing every
-// diagnostic to w, then a summary when the config does not build: it
-// returns nil then, unless serveBroken (`mcpgen dev`).
-func startReloader(files []string, bo runtime.BuildOptions, serveBroken bool, w io.Writer) *reload.Reloader {
+// startReloader builds files for serving and later reloads, each build
+// narrowed to sel, writing every diagnostic to w, then a summary when the
+// config does not build: it returns nil then, unless serveBroken (`mcpgen
+// dev`). A selection that does not fit the first build is returned as an
+// error, for a usage error.
+func startReloader(files []string, bo runtime.BuildOptions, sel runtime.Selection, serveBroken bool, w io.Writer) (*reload.Reloader, error) {
+	var selErr error
 	rl, ds := reload.Start(reload.Options{Paths: files, Build: bo, Logger: bo.Logger,
-		Metrics: bo.Observer.Metrics, Compile: compile}, serveBroken)
+		Metrics: bo.Observer.Metrics, Compile: compile, Select: func(s *runtime.Server) error {
+			err := s.Select(sel)
+			if selErr == nil && err != nil {
+				selErr = err // of the first build; later ones are reported as failed reloads
+			}
+			return err
+		}}, serveBroken)
+	if rl == nil && selErr != nil {
+		return nil, selErr
+	}
 	for _, d := range ds {
 		fmt.Fprintln(w, d)
 	}
 	if ds.Errors() > 0 {
 		fmt.Fprintln(w, ds.Summary())
 	}
-	return rl
+	return rl, nil
 }
 
 // reloadOn reloads the config on SIGHUP, and when its files change if

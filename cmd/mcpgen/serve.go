@@ -17,7 +17,7 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--watch] [--tls-cert FILE --tls-key FILE] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--toolset NAME] [--tools NAMES] [--tags TAGS] [--watch] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
 	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
 	format := fs.String("log-format", "text", "operator log format on stderr: text (key=value) or json (one object a line)")
 	metricsAddr := fs.String("metrics-addr", "", "also serve /metrics, /readyz and /healthz at ADDR (e.g. 127.0.0.1:9090), beside stdio or apart from the MCP port")
@@ -28,6 +28,10 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	var tlsFiles transport.HTTPOptions
 	fs.StringVar(&tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
 	fs.StringVar(&tlsFiles.TLSKeyFile, "tls-key", "", "with HTTP: the PEM private key of --tls-cert")
+	var sel runtime.Selection
+	fs.StringVar(&sel.Toolset, "toolset", "", "serve only this toolset of the config (`toolsets:`)")
+	fs.Var((*listFlag)(&sel.Tools), "tools", "serve only these tools: names or globs (github_*), comma-separated or repeated")
+	fs.Var((*listFlag)(&sel.Tags), "tags", "serve only the tools with one of these tags (and leave out resources and prompts tagged otherwise)")
 	files, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -51,7 +55,11 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
 	}
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
-	rl := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs}, false, std.err)
+	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs},
+		sel, false, std.err)
+	if selErr != nil {
+		return usageError(std.err, "serve", selErr.Error())
+	}
 	if rl == nil {
 		return exitError
 	}

@@ -33,6 +33,9 @@ type Options struct {
 	Metrics *observe.Metrics
 	// Compile loads and builds; runtime.Compile when nil.
 	Compile func([]string, load.Options, runtime.BuildOptions) (*runtime.Server, load.Diagnostics)
+	// Select, if set, narrows every build to what is served (`serve
+	// --toolset`, `--tools`, `--tags`); its error fails the build.
+	Select func(*runtime.Server) error
 	// OnBuild, if set, is called after every build with its diagnostics
 	// and whether it is now served.
 	OnBuild func(ds load.Diagnostics, ok bool)
@@ -150,6 +153,13 @@ func (r *Reloader) build(prev *runtime.Server) (*runtime.Server, load.Diagnostic
 		compile = runtime.Compile
 	}
 	srv, ds := compile(r.opts.Paths, r.opts.Load, bo)
+	if srv != nil && r.opts.Select != nil {
+		if err := r.opts.Select(srv); err != nil {
+			_ = srv.Close()
+			srv = nil
+			ds = append(ds, load.Diagnostic{File: r.opts.Paths[0], Message: err.Error(), Severity: load.Error})
+		}
+	}
 	return srv, ds, slices.Sorted(func(yield func(string) bool) {
 		for p := range seen {
 			if !yield(p) {

@@ -67,7 +67,7 @@ func Convert(doc *Document, ops []*Operation, opts Options, taken []string) *Res
 	if b.name == "" {
 		b.name = DefaultName(doc)
 	}
-	b.schemas = schemas{depth: opts.Depth}
+	b.schemas = schemas{depth: opts.Depth, done: map[doneKey]*yaml.Node{}}
 	if b.schemas.depth <= 0 {
 		b.schemas.depth = 3
 	}

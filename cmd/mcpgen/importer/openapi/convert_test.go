@@ -351,3 +351,20 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestToolTags: operation tags become tool tags mcpgen accepts, once each.
+func TestToolTags(t *testing.T) {
+	long := strings.Repeat("Long Tag ", 10)
+	n := toolTags([]string{"Pet Store", "pet-store", "", "Users", "ÜberTag", long})
+	var got []string
+	for _, c := range n.Content {
+		got = append(got, c.Value)
+	}
+	want := []string{"pet_store", "users", "ber_tag", strings.TrimRight(snake(long)[:64], "_")}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if toolTags(nil) != nil || toolTags([]string{"--"}) != nil {
+		t.Error("no tags should give no tags key")
+	}
+}

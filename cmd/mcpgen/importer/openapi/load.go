@@ -9,6 +9,7 @@ package openapi
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -53,7 +54,13 @@ func Load(ctx context.Context, source string) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	version, err := declared(data)
+	var node *yaml.Node // the JSON document as nodes, read once
+	if isJSON(data) {
+		if node, err = jsonNode(data); err != nil {
+			return nil, fmt.Errorf("reading %s: %w", source, err)
+		}
+	}
+	version, err := declared(data, node)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", source, err)
 	}
@@ -62,7 +69,7 @@ func Load(ctx context.Context, source string) (*Document, error) {
 	case version == "2.0":
 		doc, err = loadV2(loader, data, loc)
 	case strings.HasPrefix(version, "3."):
-		doc, err = loadV3(loader, data, loc)
+		doc, err = loadV3(loader, data, node, loc)
 	default:
 		return nil, fmt.Errorf("%s: neither `openapi: 3.x` nor `swagger: \"2.0\"` at the top; is it an API description?", source)
 	}
@@ -123,41 +130,42 @@ func readCapped(r io.Reader, loc *url.URL) ([]byte, error) {
 }
 
 // declared returns the version a document declares (`openapi` or
-// `swagger`), reading JSON with the JSON decoder: it is much faster than
-// YAML's on large documents.
-func declared(data []byte) (string, error) {
-	var head struct {
-		OpenAPI string `json:"openapi" yaml:"openapi"`
-		Swagger string `json:"swagger" yaml:"swagger"`
+// `swagger`), from the nodes of a JSON document or by parsing YAML.
+func declared(data []byte, node *yaml.Node) (string, error) {
+	if node == nil {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return "", err
+		}
+		node = &doc
 	}
-	var err error
-	if isJSON(data) {
-		err = json.Unmarshal(data, &head)
-	} else {
-		err = yaml.Unmarshal(data, &head)
+	var openapi, swagger string
+	if len(node.Content) > 0 && node.Content[0].Kind == yaml.MappingNode {
+		top := node.Content[0]
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			switch k, v := top.Content[i].Value, top.Content[i+1]; {
+			case k == "openapi" && v.Kind == yaml.ScalarNode:
+				openapi = v.Value
+			case k == "swagger" && v.Kind == yaml.ScalarNode:
+				swagger = v.Value
+			}
+		}
 	}
-	if err != nil {
-		return "", err
-	}
-	if head.Swagger != "" {
-		return head.Swagger, nil
-	}
-	return head.OpenAPI, nil
+	return cmp.Or(swagger, openapi), nil
 }
 
 func isJSON(data []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{"))
 }
 
-// loadV3 decodes an OpenAPI 3 document and resolves its $refs. JSON is
-// decoded as JSON: the loader's own path parses everything as YAML first,
-// several times slower on a large document.
-func loadV3(loader *openapi3.Loader, data []byte, loc *url.URL) (*openapi3.T, error) {
-	if !isJSON(data) {
+// loadV3 decodes an OpenAPI 3 document and resolves its $refs. A JSON
+// document, given as nodes, is decoded from them (see jsonNode).
+func loadV3(loader *openapi3.Loader, data []byte, node *yaml.Node, loc *url.URL) (*openapi3.T, error) {
+	if node == nil {
 		return loader.LoadFromDataWithPath(data, loc)
 	}
 	doc := &openapi3.T{}
-	if err := json.Unmarshal(data, doc); err != nil {
+	if err := node.Decode(doc); err != nil {
 		return nil, err
 	}
 	if err := loader.ResolveRefsIn(doc, loc); err != nil {

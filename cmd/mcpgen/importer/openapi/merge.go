@@ -4,60 +4,24 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"runtime"
-
-	"golang.org/x/sync/errgroup"
 
 	"gopkg.in/yaml.v3"
 )
 
-// Render writes a generated config as YAML. It gives the same text as
-// yaml.v3's encoder, but writes the tools one by one: the encoder keeps
-// every event of a document until its end, and on a description with
-// hundreds of operations growing that queue took most of the time. The
-// pieces are independent, so they are encoded in parallel (see
-// BenchmarkImportGitHub; TestRenderInPieces checks the text is the same).
+// Render writes a generated config as YAML: the text yaml.v3's encoder
+// gives, written by the emitter of emit.go (TestEmitMatchesEncoder), which
+// on a description with hundreds of operations is many times cheaper
+// (BenchmarkImportGitHub).
 func Render(doc *yaml.Node) ([]byte, error) {
-	root := doc.Content[0]
-	tools := get(root, "tools")
-	if tools == nil || len(tools.Content) == 0 {
+	e := &emitter{buf: make([]byte, 0, 64<<10)}
+	e.document(doc)
+	if e.complex {
 		return encode(doc)
 	}
-	head := *root
-	head.Content = nil
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i+1] != tools {
-			head.Content = append(head.Content, root.Content[i], root.Content[i+1])
-		}
-	}
-	out, err := encode(&head)
-	if err != nil {
-		return nil, err
-	}
-	pieces := make([][]byte, len(tools.Content))
-	var g errgroup.Group
-	g.SetLimit(runtime.GOMAXPROCS(0))
-	for i, t := range tools.Content {
-		g.Go(func() (err error) {
-			pieces[i], err = encode(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{t}})
-			return err
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	out = append(out, "tools:\n"...)
-	for _, piece := range pieces {
-		for _, line := range bytes.SplitAfter(piece, []byte("\n")) {
-			if len(line) > 1 {
-				out = append(out, "  "...)
-			}
-			out = append(out, line...)
-		}
-	}
-	return out, nil
+	return e.buf, e.err
 }
 
+// encode writes n with yaml.v3's encoder, indented by two.
 func encode(n *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

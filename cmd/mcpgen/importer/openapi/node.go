@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -24,8 +25,15 @@ func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!
 
 // value is a node for any decoded JSON value (a default, an enum entry).
 func value(v any) *yaml.Node {
-	if s, ok := v.(string); ok {
-		return str(lit(s))
+	switch v := v.(type) {
+	case string:
+		return str(lit(v))
+	case int: // the nodes yaml.v3's Encode makes, without its reflection
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(v)}
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v)}
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	}
 	var n yaml.Node
 	if err := n.Encode(v); err != nil {

@@ -24,14 +24,41 @@ const (
 type schemas struct {
 	depth int // how many $refs deep schemas are inlined
 	dir   direction
+	// done holds the schemas of $refs already converted: a large
+	// description refers to the same few schemas from hundreds of places.
+	done map[doneKey]*yaml.Node
+}
+
+// doneKey is what the conversion of a $ref depends on: the schema, the
+// direction and the $refs around it (for recursion and depth).
+type doneKey struct {
+	s     *openapi3.Schema
+	dir   direction
+	stack string
 }
 
 // convert returns the JSON Schema of ref. stack holds the $refs being
-// inlined around it, outermost first.
+// inlined around it, outermost first. A schema converted before is shared
+// below its root, which is the caller's to change.
 func (c schemas) convert(ref *openapi3.SchemaRef, stack []string) *yaml.Node {
 	if ref == nil || ref.Value == nil {
 		return mapping()
 	}
+	if ref.Ref == "" || c.done == nil {
+		return c.convertRef(ref, stack)
+	}
+	key := doneKey{ref.Value, c.dir, strings.Join(append(stack, ref.Ref), "\x00")}
+	n := c.done[key]
+	if n == nil {
+		n = c.convertRef(ref, stack)
+		c.done[key] = n
+	}
+	root := *n
+	root.Content = slices.Clone(n.Content)
+	return &root
+}
+
+func (c schemas) convertRef(ref *openapi3.SchemaRef, stack []string) *yaml.Node {
 	if name := refName(ref.Ref); name != "" {
 		if slices.Contains(stack, ref.Ref) {
 			return cut(ref.Value, name+" again (recursive): not expanded")

@@ -21,6 +21,9 @@ func (b *builder) tool(o *Operation) *Tool {
 		set(n, "title", str(lit(strings.TrimSpace(o.Summary))))
 	}
 	set(n, "description", str(lit(description(o))))
+	if tags := toolTags(o.Tags); tags != nil {
+		set(n, "tags", tags)
+	}
 	set(n, "input_schema", r.schema)
 	if out := b.outputSchema(o.op); out != nil {
 		set(n, "output_schema", out)
@@ -29,6 +32,29 @@ func (b *builder) tool(o *Operation) *Tool {
 	set(n, "handler", r.handler)
 	n.HeadComment = source(o, r.notes)
 	return &Tool{Name: name, Operation: o, Node: n}
+}
+
+// toolTags are the operation's tags as tool tags (snake case, at most 64
+// characters), for `serve --tags` and toolsets; nil without any.
+func toolTags(tags []string) *yaml.Node {
+	var l *yaml.Node
+	seen := map[string]bool{}
+	for _, t := range tags {
+		t = snake(t)
+		if len(t) > 64 {
+			t = strings.TrimRight(t[:64], "_")
+		}
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		if l == nil {
+			l = sequence()
+			l.Style = yaml.FlowStyle
+		}
+		l.Content = append(l.Content, str(t))
+	}
+	return l
 }
 
 // source is the comment above a tool: where it came from, and what of the

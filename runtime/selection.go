@@ -1,0 +1,79 @@
+package runtime
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Selection narrows a server to a subset (`mcpgen serve --toolset,
+// --tools, --tags`): the tools named or matched, those carrying one of the
+// tags, and those of the toolset. Resources, templates and prompts with
+// tags are served when one of their tags is selected; those without tags
+// always are.
+type Selection struct {
+	// Toolset names one of the config's toolsets.
+	Toolset string
+	// Tools are tool names or globs (`github_*`).
+	Tools []string
+	// Tags select what carries one of them.
+	Tags []string
+}
+
+// Empty reports whether the selection leaves the server whole.
+func (sel Selection) Empty() bool { return sel.Toolset == "" && len(sel.Tools)+len(sel.Tags) == 0 }
+
+// Select serves only the selection. Its names are checked: an unknown
+// toolset, tool or tag is an error that suggests the nearest known one.
+func (s *Server) Select(sel Selection) error {
+	if sel.Empty() {
+		return nil
+	}
+	x := s.exposure
+	tools, tags := x.names()
+	patterns, want := slices.Clone(sel.Tools), slices.Clone(sel.Tags)
+	if sel.Toolset != "" {
+		ts, ok := x.toolsets[sel.Toolset]
+		if !ok {
+			known := slices.Sorted(maps.Keys(x.toolsets))
+			return fmt.Errorf("--toolset: unknown toolset %q; %s", sel.Toolset, knownHint(sel.Toolset, known, "toolsets"))
+		}
+		patterns, want = append(patterns, ts.Tools...), append(want, ts.Tags...)
+	}
+	for _, p := range sel.Tools {
+		if msg, hint := matchTool(p, tools); msg != "" {
+			return fmt.Errorf("--tools: %s%s", msg, semi(hint))
+		}
+	}
+	for _, t := range sel.Tags {
+		if !slices.Contains(tags, t) {
+			return fmt.Errorf("--tags: no tool, resource or prompt has the tag %q%s", t, semi(knownHint(t, tags, "tags")))
+		}
+	}
+	s.narrow(x.pick(patterns, want), want)
+	return nil
+}
+
+func semi(hint string) string {
+	if hint == "" {
+		return ""
+	}
+	return "; " + hint
+}
+
+// narrow drops the tools not in picked, and the resources, templates and
+// prompts whose tags are not among tags. Sampling steps still reach the
+// tools they offer (allTools).
+func (s *Server) narrow(picked map[string]bool, tags []string) {
+	x := s.exposure
+	s.tools = slices.DeleteFunc(s.tools, func(t *tool) bool { return !picked[t.def.Name] })
+	s.toolIndex = make(map[string]*tool, len(s.tools))
+	for _, t := range s.tools {
+		s.toolIndex[t.def.Name] = t
+	}
+	hidden := func(have []string) bool { return len(have) > 0 && !tagged(have, tags) }
+	s.prompts = slices.DeleteFunc(s.prompts, func(p *prompt) bool { return hidden(x.promptTags[p.def.Name]) })
+	s.resources = slices.DeleteFunc(s.resources, func(r *resource) bool { return hidden(x.resourceTags[r.def.URI]) })
+	s.templates = slices.DeleteFunc(s.templates, func(r *resource) bool { return hidden(x.resourceTags[r.tmpl.URITemplate]) })
+	s.finishProtocol() // list hints of what is left
+}
