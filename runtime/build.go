@@ -90,6 +90,7 @@ type builder struct {
 	stateKeySet   bool // server.request_state.key is set
 	// serverMaxResult is server.max_result, the tools' default cap
 	serverMaxResult spec.Size
+	redis           *spec.RedisState // server.state.redis, once checked
 }
 
 type backendEntry struct {
@@ -150,7 +151,8 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b.srv.obs.Metrics.Known(b.srv.metricNames())
 	b.srv.finishProtocol()
-	b.srv.startTasks(opts.TaskStore)
+	b.shareState()
+	b.srv.startTasks(b.opts.TaskStore)
 	b.srv.watch = newWatchSet(b.srv)
 	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watchInterval)
 	return b.srv, ds
@@ -240,6 +242,7 @@ func (b *builder) server(f *load.File) {
 	}
 	b.srv.stdio = s.Stdio
 	b.cacheConfig(f, s.Cache)
+	b.stateConfig(f, s.State)
 	b.protocolConfig(f, &s)
 }
 

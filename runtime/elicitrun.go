@@ -56,29 +56,45 @@ func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *step
 }
 
 // elicitURL sends the user to the step's page and, with until, waits for
-// them to finish there.
+// them to finish there (a client with a session).
 func (s *Server) elicitURL(ctx context.Context, st *step, message string, data map[string]any, ss stepSession) (any, error) {
 	if !ss.urlElicitation() {
 		return nil, errNoURLElicitation
 	}
 	id := rand.Text()
-	page, err := st.url.Execute(withValue(data, "elicitation", map[string]any{"id": id}))
+	page, err := urlPage(st, data, id)
 	if err != nil {
 		return nil, err
-	}
-	if u, err := url.Parse(page); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("the page to send the user to, %q, is not an absolute http: or https: URL", page)
 	}
 	res, err := ss.elicit(ctx, &mcp.ElicitParams{Mode: "url", Message: message, URL: page, ElicitationID: id})
 	if err != nil {
 		return nil, fmt.Errorf("sending the user to %s: %w", page, err)
 	}
-	out := map[string]any{"action": res.Action, "id": id}
-	if res.Action != "accept" {
+	return s.urlAnswered(ctx, st, res.Action, id, page, data, ss, true)
+}
+
+// urlPage renders the page of a URL step for the elicitation id.
+func urlPage(st *step, data map[string]any, id string) (string, error) {
+	page, err := st.url.Execute(withValue(data, "elicitation", map[string]any{"id": id}))
+	if err != nil {
+		return "", err
+	}
+	if u, err := url.Parse(page); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return "", fmt.Errorf("the page to send the user to, %q, is not an absolute http: or https: URL", page)
+	}
+	return page, nil
+}
+
+// urlAnswered is the result of a URL step the user answered with action:
+// with until, once the user finished on the page (the client is told so
+// when notify: a session's elicitation has an id the client knows).
+func (s *Server) urlAnswered(ctx context.Context, st *step, action, id, page string, data map[string]any, ss stepSession, notify bool) (any, error) {
+	out := map[string]any{"action": action, "id": id}
+	if action != "accept" {
 		if st.optional {
 			return out, nil
 		}
-		return nil, fmt.Errorf("the user %s going to %s: nothing was done", map[bool]string{true: "canceled", false: "declined"}[res.Action == "cancel"], page)
+		return nil, fmt.Errorf("the user %s going to %s: nothing was done", map[bool]string{true: "canceled", false: "declined"}[action == "cancel"], page)
 	}
 	if st.until == nil {
 		return out, nil
@@ -90,8 +106,52 @@ func (s *Server) elicitURL(ctx context.Context, st *step, message string, data m
 		return nil, err
 	}
 	out["result"] = result
-	ss.elicitationComplete(ctx, id)
+	if notify {
+		ss.elicitationComplete(ctx, id)
+	}
 	return out, nil
+}
+
+// urlStep settles a URL elicitation of a 2026-07-28 call. Its input
+// request has no elicitationId (2026-07-28 has none, nor the completion
+// notification): the id the page ties the user's outcome to is kept in the
+// request state between rounds. Once the user accepted, a step with until
+// waits for them to finish on the page within the call that brought the
+// answer.
+func (r *inputRound) urlStep(ctx context.Context, s *Server, i int, st *step, data map[string]any, ss stepSession) (any, bool, error) {
+	var id string
+	asked := r.pending(st.key, &id)
+	if !asked {
+		id = rand.Text()
+	}
+	page, err := urlPage(st, data, id)
+	if err == nil && asked {
+		if resp, ok := r.responses[st.key]; ok {
+			er, ok := resp.(*mcp.ElicitResult)
+			if !ok || (er.Action != "accept" && er.Action != "decline" && er.Action != "cancel") {
+				return nil, false, notAnswerTo(st.key, "elicitation/create")
+			}
+			res, err := s.urlAnswered(ctx, st, er.Action, id, page, data, ss, false)
+			if err != nil {
+				return nil, false, err
+			}
+			r.settle(st.key, res)
+			return res, true, nil
+		}
+	}
+	var message string
+	if err == nil {
+		message, err = execOptional(st.text, data)
+	}
+	if err != nil {
+		if r.waiting() { // it needs an answer still to come
+			return nil, true, nil
+		}
+		return nil, false, errors.New(s.redact.apply(err.Error()))
+	}
+	r.keep(st.key, id)
+	r.ask(i, st.key, &mcp.ElicitParams{Mode: "url", Message: message, URL: page})
+	return nil, true, nil
 }
 
 // waitUntil calls the step's until handler every st.every until it

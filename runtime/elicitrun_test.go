@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -78,21 +80,26 @@ func compileBuiltin(t *testing.T, config string) *Server {
 	return srv
 }
 
-// TestURLElicitation sends the user to a page and waits until the page's
-// status endpoint says they finished; then the client is told the
-// elicitation completed, and the tool goes on with the page's answer.
-func TestURLElicitation(t *testing.T) {
+// payOnPage serves the payment page and urlConfig, connects a client of
+// version that declares URL elicitation and pays on the page when asked,
+// and calls pay, which must end paid, after the step waited. It returns
+// what the client was asked and the ids of the completion notifications it
+// received.
+func payOnPage(t *testing.T, version string) ([]*mcp.ElicitParams, chan string) {
 	page := &paymentPage{paid: map[string]bool{}}
 	ts := httptest.NewServer(page)
 	t.Cleanup(ts.Close)
 	srv := compileBuiltin(t, urlConfig(ts.URL))
-	var asked *mcp.ElicitParams
+	var asked []*mcp.ElicitParams
 	completed := make(chan string, 1)
-	cs := session(t, srv, "2025-11-25", &mcp.ClientOptions{
+	cs := session(t, srv, version, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			asked = req.Params
-			go http.Get(req.Params.URL) // the user opens the page and pays
+			asked = append(asked, req.Params)
+			resp, err := http.Get(req.Params.URL) // the user opens the page and pays
+			if err == nil {
+				resp.Body.Close()
+			}
 			return &mcp.ElicitResult{Action: "accept"}, nil
 		},
 		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
@@ -106,8 +113,25 @@ func TestURLElicitation(t *testing.T) {
 	if res.IsError || textOf(res.Content) != "Paid: R-1" {
 		t.Fatalf("result: %q (isError %v)", textOf(res.Content), res.IsError)
 	}
-	if asked == nil || asked.Mode != "url" || len(asked.ElicitationID) < 20 || asked.Message != "Pay invoice A 7 on the payment page." {
-		t.Fatalf("asked %+v", asked)
+	if len(asked) != 1 || asked[0].Mode != "url" || asked[0].Message != "Pay invoice A 7 on the payment page." {
+		t.Fatalf("asked %+v; want one URL elicitation", asked)
+	}
+	page.mu.Lock()
+	defer page.mu.Unlock()
+	if page.polls < 3 {
+		t.Errorf("the status was polled %d times; the step did not wait", page.polls)
+	}
+	return asked, completed
+}
+
+// TestURLElicitation sends the user to a page and waits until the page's
+// status endpoint says they finished; then the client is told the
+// elicitation completed, and the tool goes on with the page's answer.
+func TestURLElicitation(t *testing.T) {
+	all, completed := payOnPage(t, "2025-11-25")
+	asked := all[0]
+	if len(asked.ElicitationID) < 20 {
+		t.Fatalf("asked %+v; want an unguessable elicitationId", asked)
 	}
 	u, _ := url.Parse(asked.URL)
 	if d := cmp.Diff(url.Values{"invoice": {"A 7"}, "session": {asked.ElicitationID}}, u.Query()); d != "" {
@@ -121,10 +145,43 @@ func TestURLElicitation(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("no notifications/elicitation/complete")
 	}
-	page.mu.Lock()
-	defer page.mu.Unlock()
-	if page.polls < 3 {
-		t.Errorf("the status was polled %d times; the step did not wait", page.polls)
+}
+
+// TestURLElicitation2026: at 2026-07-28 the page is an input request of
+// the call, without an elicitationId; the id the page sees is kept in the
+// request state, the retry that says the user accepted waits for the page,
+// and no completion notification is sent (2026-07-28 has none).
+func TestURLElicitation2026(t *testing.T) {
+	asked, completed := payOnPage(t, "2026-07-28")
+	if asked[0].ElicitationID != "" {
+		t.Fatalf("asked %+v; want no elicitationId", asked[0])
+	}
+	u, _ := url.Parse(asked[0].URL)
+	if id := u.Query().Get("session"); len(id) < 20 {
+		t.Errorf("page URL %q: no unguessable id for the page", asked[0].URL)
+	}
+	select {
+	case id := <-completed:
+		t.Errorf("notifications/elicitation/complete %q sent at 2026-07-28", id)
+	default:
+	}
+}
+
+// TestURLElicitationUndeclared2026: a 2026-07-28 client that did not
+// declare URL elicitation gets -32021 naming elicitation.url.
+func TestURLElicitationUndeclared2026(t *testing.T) {
+	srv := compileBuiltin(t, urlConfig("https://pay.example"))
+	cs := session(t, srv, "2026-07-28", &mcp.ClientOptions{
+		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			t.Error("asked")
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		},
+	}, nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{"invoice": "A 7"}})
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != mcp.CodeMissingRequiredClientCapabilities || string(rpc.Data) != `{"requiredCapabilities":{"elicitation":{"url":{}}}}` {
+		t.Errorf("error %v (data %s); want -32021 naming elicitation.url", err, rpcData(rpc))
 	}
 }
 

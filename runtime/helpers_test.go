@@ -46,13 +46,19 @@ func writeFiles(t testing.TB, files map[string]string) string {
 // compiles it with the test kinds.
 func compileText(t testing.TB, config string, extra map[string]string) (*Server, load.Diagnostics) {
 	t.Helper()
+	return compileCounting(t, config, extra, new(atomic.Int64))
+}
+
+// compileCounting is compileText counting the calls of the test kinds.
+func compileCounting(t testing.TB, config string, extra map[string]string, calls *atomic.Int64) (*Server, load.Diagnostics) {
+	t.Helper()
 	files := map[string]string{"mcpgen.yaml": config}
 	for k, v := range extra {
 		files[k] = v
 	}
 	dir := writeFiles(t, files)
 	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(nil)},
-		BuildOptions{Registry: testRegistry(new(atomic.Int64))})
+		BuildOptions{Registry: testRegistry(calls)})
 	if srv != nil {
 		t.Cleanup(func() { srv.Close() })
 	}

@@ -256,7 +256,7 @@ func (l *Live) syncResources(prev, s *Server) {
 		if r == nil {
 			return nil, mcp.ResourceNotFoundError(req.Params.URI)
 		}
-		return at.read(ctx, r, req.Params.URI)
+		return at.read(ctx, r, req)
 	}
 	for _, r := range s.resources {
 		if b, ok := old[r.def.URI]; !ok || !slices.Equal(b, jsonOf(r.def)) {

@@ -14,6 +14,9 @@ import (
 type logLevels struct {
 	m   sync.Map // *mcp.ServerSession → mcp.LoggingLevel
 	ids sync.Map // session ID → struct{}, for the sessions in m that have one
+	// adopted holds the levels of sessions taken over from another
+	// replica (shared state), by ID, until first asked for here.
+	adopted sync.Map
 }
 
 // middleware records the level of every successful logging/setLevel, and
@@ -27,15 +30,45 @@ func (l *logLevels) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		p, ok1 := req.GetParams().(*mcp.SetLoggingLevelParams)
 		ss, ok2 := req.GetSession().(*mcp.ServerSession)
 		if ok1 && ok2 {
-			if _, known := l.m.Swap(ss, p.Level); !known {
-				id := ss.ID()
-				if id != "" {
-					l.ids.Store(id, struct{}{})
-				}
-				go func() { ss.Wait(); l.m.Delete(ss); l.ids.Delete(id) }()
-			}
+			l.set(ss, p.Level)
 		}
 		return res, err
+	}
+}
+
+// level returns the level session ss asked for, here or, for a session
+// taken over from another replica, there.
+func (l *logLevels) level(ss *mcp.ServerSession) mcp.LoggingLevel {
+	if v, ok := l.m.Load(ss); ok {
+		return v.(mcp.LoggingLevel)
+	}
+	if ss == nil || ss.ID() == "" {
+		return ""
+	}
+	if v, ok := l.adopted.LoadAndDelete(ss.ID()); ok {
+		l.set(ss, v.(mcp.LoggingLevel))
+		return v.(mcp.LoggingLevel)
+	}
+	return ""
+}
+
+// set records the level of session ss.
+func (l *logLevels) set(ss *mcp.ServerSession, level mcp.LoggingLevel) {
+	if _, known := l.m.Swap(ss, level); !known {
+		id := ss.ID()
+		if id != "" {
+			l.ids.Store(id, struct{}{})
+		}
+		go func() { ss.Wait(); l.m.Delete(ss); l.ids.Delete(id) }()
+	}
+}
+
+// AdoptSession tells the server that the session with this ID, opened on
+// another replica, is taken over here with the state it had there (the
+// log level it asked for).
+func (s *Server) AdoptSession(id string, st *mcp.ServerSessionState) {
+	if st != nil && st.LogLevel != "" {
+		s.logLevels.adopted.Store(id, st.LogLevel)
 	}
 }
 
@@ -52,7 +85,8 @@ func (s *Server) QuietCall(tool, sessionID string) bool {
 // setBySession reports whether the session with this ID asked for logs.
 func (l *logLevels) setBySession(id string) bool {
 	_, ok := l.ids.Load(id)
-	return ok
+	_, adopted := l.adopted.Load(id)
+	return ok || adopted
 }
 
 var slogLevels = map[mcp.LoggingLevel]slog.Level{
@@ -67,9 +101,7 @@ var slogLevels = map[mcp.LoggingLevel]slog.Level{
 func (l *logLevels) enabled(req *mcp.CallToolRequest, level slog.Level) bool {
 	want, _ := req.Params.GetMeta()[mcp.MetaKeyLogLevel].(string)
 	if want == "" {
-		if v, ok := l.m.Load(req.Session); ok {
-			want = string(v.(mcp.LoggingLevel))
-		}
+		want = string(l.level(req.Session))
 	}
 	min, ok := slogLevels[mcp.LoggingLevel(want)]
 	return ok && level >= min

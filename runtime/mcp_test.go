@@ -34,8 +34,9 @@ func (b *syncBuffer) String() string {
 }
 
 // session connects a go-sdk client to srv over in-memory transports; wire
-// receives every message the client sends and receives.
-func session(t *testing.T, srv *Server, version string, opts *mcp.ClientOptions, wire *syncBuffer) *mcp.ClientSession {
+// receives every message the client sends and receives; the client has
+// roots, if any.
+func session(t *testing.T, srv *Server, version string, opts *mcp.ClientOptions, wire *syncBuffer, roots ...*mcp.Root) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
@@ -48,8 +49,9 @@ func session(t *testing.T, srv *Server, version string, opts *mcp.ClientOptions,
 	if wire != nil {
 		transport = &mcp.LoggingTransport{Transport: ct, Writer: wire}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts).Connect(ctx, transport,
-		&mcp.ClientSessionOptions{ProtocolVersion: version})
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
+	c.AddRoots(roots...)
+	cs, err := c.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}

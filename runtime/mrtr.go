@@ -48,6 +48,9 @@ type inputRound struct {
 	asked     mcp.InputRequestMap
 	done      int   // the first step that has not run
 	protoErr  error // a bad state or answer: the call fails with a JSON-RPC error
+	// carried is the state of the previous round when the server keeps it
+	// itself (a task's rounds): neither signed nor spent.
+	carried *roundState
 }
 
 // modernRound returns the round of a 2026-07-28 request, nil for a client
@@ -66,6 +69,10 @@ func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, ar
 	if c := auth.CallerFrom(ctx); c != nil {
 		r.next.Caller = c.Subject
 	}
+	if r.carried != nil {
+		r.resume(r.carried)
+		return true
+	}
 	if r.token == "" {
 		return true
 	}
@@ -74,9 +81,17 @@ func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, ar
 		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		return false
 	}
+	r.resume(st)
+	return true
+}
+
+// resume starts from the state of the previous round.
+func (r *inputRound) resume(st *roundState) {
 	r.prev, r.next.Chain = st, st.Chain
 	maps.Copy(r.next.Answers, st.Answers)
-	return true
+	if len(st.Pending) > 0 {
+		r.next.Pending = maps.Clone(st.Pending)
+	}
 }
 
 func (r *inputRound) waiting() bool { return len(r.asked) > 0 }
@@ -84,7 +99,7 @@ func (r *inputRound) waiting() bool { return len(r.asked) > 0 }
 // step settles step i of a 2026-07-28 call without running it, if it can:
 // a question answered or asked now, a step that ran in an earlier round or
 // must wait for the next. settled false: run the step.
-func (r *inputRound) step(s *Server, i int, st *step, data map[string]any) (res any, settled bool, err error) {
+func (r *inputRound) step(ctx context.Context, s *Server, i int, st *step, data map[string]any, ss stepSession) (res any, settled bool, err error) {
 	capability := st.capability()
 	if capability == "" {
 		return nil, r.waiting() || (r.prev != nil && i < r.prev.Done), nil
@@ -92,14 +107,16 @@ func (r *inputRound) step(s *Server, i int, st *step, data map[string]any) (res 
 	if st.ifSupported && !declares(r.caps, capability) {
 		return nil, true, nil
 	}
-	if st.kind == "elicit_url" || len(st.offer) > 0 {
-		what := map[bool]string{true: "a URL elicitation", false: "sampling with tools"}[st.kind == "elicit_url"]
-		return nil, false, fmt.Errorf("%s is served only to clients with a session (2025-11-25 and older), not yet to 2026-07-28 requests", what)
-	}
 	if raw, ok := r.next.Answers[st.key]; ok {
 		var v any
 		_ = json.Unmarshal(raw, &v) // we signed it
 		return v, true, nil
+	}
+	switch {
+	case st.kind == "elicit_url":
+		return r.urlStep(ctx, s, i, st, data, ss)
+	case len(st.offer) > 0:
+		return r.sampleToolsStep(ctx, s, i, st, data, ss)
 	}
 	req, err := inputRequest(st, data)
 	if err != nil {
@@ -116,11 +133,39 @@ func (r *inputRound) step(s *Server, i int, st *step, data map[string]any) (res 
 		r.next.Answers[st.key] = raw
 		return res, true, nil
 	}
+	r.ask(i, st.key, req)
+	return nil, true, nil
+}
+
+// ask puts a question of step i in this round.
+func (r *inputRound) ask(i int, key string, req mcp.InputRequest) {
 	if !r.waiting() {
 		r.done = i
 	}
-	r.asked[st.key] = req
-	return nil, true, nil
+	r.asked[key] = req
+}
+
+// settle records the result of a step whose question is answered.
+func (r *inputRound) settle(key string, res any) {
+	raw, _ := json.Marshal(res)
+	r.next.Answers[key] = raw
+	delete(r.next.Pending, key)
+}
+
+// pending decodes what a step kept from an earlier round into v; false if
+// it kept nothing.
+func (r *inputRound) pending(key string, v any) bool {
+	raw, ok := r.next.Pending[key]
+	return ok && json.Unmarshal(raw, v) == nil // we signed it
+}
+
+// keep stores what a step keeps for the next round.
+func (r *inputRound) keep(key string, v any) {
+	raw, _ := json.Marshal(v)
+	if r.next.Pending == nil {
+		r.next.Pending = map[string]json.RawMessage{}
+	}
+	r.next.Pending[key] = raw
 }
 
 // inputRequest renders the question of an interactive step.
@@ -158,8 +203,13 @@ func answer(st *step, resp mcp.InputResponse) (any, error) {
 			return rootsResult(r), nil
 		}
 	}
-	return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("inputResponses[%q] is not the answer to a %s request", st.key, inputMethod[st.kind])}
+	return nil, notAnswerTo(st.key, inputMethod[st.kind])
+}
+
+// notAnswerTo is the protocol error of an answer of the wrong kind.
+func notAnswerTo(key, method string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		Message: fmt.Sprintf("inputResponses[%q] is not the answer to a %s request", key, method)}
 }
 
 var inputMethod = map[string]string{"sample": "sampling/createMessage", "elicit": "elicitation/create",
@@ -168,7 +218,7 @@ var inputMethod = map[string]string{"sample": "sampling/createMessage", "elicit"
 // finish ends a round whose steps are all settled: the state it came with,
 // if any, is spent, so that the call cannot complete twice.
 func (r *inputRound) finish(s *Server) bool {
-	if r.prev == nil {
+	if r.prev == nil || r.carried != nil {
 		return true
 	}
 	if !s.states.claim(r.prev) {
@@ -184,6 +234,13 @@ func (r *inputRound) stateToken(s *Server) string {
 	return s.states.sign(&r.next)
 }
 
+// then is the round that follows r, in which the server itself carries
+// the state and the client's answers come as responses (a task's rounds).
+func (r *inputRound) then(responses mcp.InputResponseMap) *inputRound {
+	r.next.Done = r.done
+	return &inputRound{caps: r.caps, responses: responses, asked: mcp.InputRequestMap{}, carried: &r.next}
+}
+
 // declares reports whether the client declared a capability.
 func declares(caps *mcp.ClientCapabilities, capability string) bool {
 	if caps == nil {
@@ -196,6 +253,10 @@ func declares(caps *mcp.ClientCapabilities, capability string) bool {
 		return caps.Elicitation != nil
 	case capRoots:
 		return caps.RootsV2 != nil || caps.Roots.ListChanged
+	case capSamplingTools:
+		return caps.Sampling != nil && caps.Sampling.Tools != nil
+	case capElicitationURL:
+		return caps.Elicitation != nil && caps.Elicitation.URL != nil
 	}
 	return true
 }
@@ -208,7 +269,15 @@ func missingCapabilities(need []string, caps *mcp.ClientCapabilities) error {
 	var names []string
 	for _, c := range need {
 		if !declares(caps, c) {
-			missing[c] = struct{}{}
+			// sampling.tools is {"sampling":{"tools":{}}}
+			top, sub, nested := strings.Cut(c, ".")
+			if !nested {
+				missing[top] = struct{}{}
+			} else if m, ok := missing[top].(map[string]any); ok {
+				m[sub] = struct{}{}
+			} else {
+				missing[top] = map[string]any{sub: struct{}{}}
+			}
 			names = append(names, c)
 		}
 	}

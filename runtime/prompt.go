@@ -50,13 +50,7 @@ func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 		b.promptCompleter(f, fmt.Sprintf("%s.arguments[%d]", path, i), pr, a)
 	}
 	roots := map[string][]string{"args": names}
-	pr.steps = b.stepList(f, path, p.Steps, roots)
-	b.statelessSteps(f, path, "", p.Steps)
-	for i, st := range pr.steps {
-		if st.capability() == "" {
-			b.errorf(f, fmt.Sprintf("%s.steps[%d]", path, i), "a prompt's steps can only ask the client: elicit, sample or roots")
-		}
-	}
+	pr.steps = b.askingSteps(f, path, "prompt", p.Steps, roots)
 	for i, m := range p.Messages {
 		mp := fmt.Sprintf("%s.messages[%d]", path, i)
 		if m == nil {

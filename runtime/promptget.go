@@ -56,35 +56,51 @@ func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptReq
 // 2026-07-28 request that waits for answers, or an error; nil, nil to go on
 // rendering.
 func (s *Server) promptSteps(ctx context.Context, p *prompt, req *mcp.GetPromptRequest, args, data map[string]any) (*mcp.GetPromptResult, error) {
-	caps := req.ClientCapabilities()
+	asked, state, err := s.askSteps(ctx, "prompt", p.def.Name, p.steps, req.Session, req.ProtocolVersion(),
+		req.ClientCapabilities(), req.Params.InputResponses, req.Params.RequestState, args, data)
+	if asked != nil {
+		return &mcp.GetPromptResult{InputRequests: asked, RequestState: state}, nil
+	}
+	return nil, err
+}
+
+// askSteps runs the steps of a prompt or a resource, which only ask the
+// client: by requests to the session of an older client; at 2026-07-28 by
+// input requests, returned with the signed state of the next round until
+// every question is answered. A client that did not declare what a step
+// needs gets -32021 at 2026-07-28, and an error from the step before.
+// Protocol errors are returned as they are, any other as an internal
+// error. nil, "", nil: the steps are done and their results in data.
+func (s *Server) askSteps(ctx context.Context, kind, name string, steps []*step, ss *mcp.ServerSession,
+	version string, caps *mcp.ClientCapabilities, responses mcp.InputResponseMap, state string,
+	args, data map[string]any) (mcp.InputRequestMap, string, error) {
 	var need []string
-	for _, st := range p.steps {
+	for _, st := range steps {
 		if !st.ifSupported {
 			need = append(need, st.capability())
 		}
 	}
-	version := req.ProtocolVersion()
 	if err := missingCapabilities(need, caps); err != nil && version >= modernVersion {
-		return nil, err
+		return nil, "", err
 	}
-	round := modernRound(version, caps, req.Params.InputResponses, req.Params.RequestState)
-	if round != nil && !round.begin(ctx, s, "prompt", p.def.Name, args) {
-		return nil, round.protoErr
+	round := modernRound(version, caps, responses, state)
+	if round != nil && !round.begin(ctx, s, kind, name, args) {
+		return nil, "", round.protoErr
 	}
-	err := s.runSteps(ctx, p.def.Name, p.steps, data, &sessionAsker{ss: req.Session, caps: caps}, round)
+	err := s.runSteps(ctx, name, steps, data, &sessionAsker{ss: ss, caps: caps}, round)
 	var protoErr *jsonrpc.Error
 	switch {
 	case errors.Is(err, errInputRequired):
-		return &mcp.GetPromptResult{InputRequests: round.asked, RequestState: round.stateToken(s)}, nil
+		return round.asked, round.stateToken(s), nil
 	case errors.As(err, &protoErr):
-		return nil, err
+		return nil, "", err
 	case err != nil:
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		return nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
 	if round != nil && !round.finish(s) {
-		return nil, round.protoErr
+		return nil, "", round.protoErr
 	}
-	return nil, nil
+	return nil, "", nil
 }
 
 // sessionAsker asks the client of a session for what a prompt's steps need.

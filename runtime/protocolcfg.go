@@ -57,6 +57,9 @@ const (
 	capSampling    = "sampling"
 	capElicitation = "elicitation"
 	capRoots       = "roots"
+	// what some step forms need beyond their capability
+	capSamplingTools  = "sampling.tools"
+	capElicitationURL = "elicitation.url"
 )
 
 // requiredCapabilities joins a tool's `requires` with what its steps need,

@@ -26,7 +26,8 @@ import (
 //   - replay: all the states of one call share a chain id; once a retry
 //     completes the call (its handler ran), the chain is spent, and a retry
 //     with any of its states is refused until they expire. A retry that
-//     only asks again (an answer missing) does not spend it. Spent chains
+//     only asks again (an answer missing) does not spend it; one that runs
+//     tools the client's model called spends its own state. Spent chains
 //     are remembered by the process: replicas sharing a key do not share
 //     them, which the short expiry bounds.
 type roundState struct {
@@ -36,6 +37,9 @@ type roundState struct {
 	Caller  string                     `json:"c,omitempty"` // the caller's subject
 	Done    int                        `json:"d"`           // steps before this one have run
 	Answers map[string]json.RawMessage `json:"r,omitempty"` // step results, by input request key
+	// Pending is what a step that takes several rounds keeps between them,
+	// by its key: a URL elicitation's id, a sampling conversation so far.
+	Pending map[string]json.RawMessage `json:"p,omitempty"`
 	Chain   string                     `json:"i"`
 	Expires int64                      `json:"e"` // Unix seconds
 }
@@ -104,7 +108,7 @@ func (s *stateSigner) open(token, kind, name string, args []byte, caller string)
 		return nil, errBadState
 	}
 	if st.Kind != kind || st.Name != name || !hmac.Equal(st.Args, args) || st.Caller != caller ||
-		s.now().Unix() > st.Expires || s.isSpent(st.Chain) {
+		s.now().Unix() > st.Expires || s.isSpent(st.Chain) || s.isSpent(onceKey(m)) {
 		return nil, errBadState
 	}
 	return &st, nil
@@ -134,6 +138,17 @@ func (s *stateSigner) claim(st *roundState) bool {
 	s.spent[st.Chain] = st.Expires
 	return true
 }
+
+// spendOnce spends one state, not its chain: a round that did something
+// that must not happen twice (the tool calls of a sampling conversation)
+// refuses a retry with the same state again. False if it was spent.
+func (s *stateSigner) spendOnce(token string, expires int64) bool {
+	_, m, _ := strings.Cut(token, ".")
+	return s.claim(&roundState{Chain: onceKey(m), Expires: expires})
+}
+
+// onceKey names a single state among the spent ones: by its MAC.
+func onceKey(mac string) string { return "state:" + mac }
 
 // argsDigest is the SHA-256 of decoded arguments, re-encoded: the same for
 // the same arguments whatever their order on the wire.

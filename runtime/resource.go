@@ -42,6 +42,7 @@ type resource struct {
 	file    *templates.Template // path inside root
 	root    string
 	handler handlers.Handler
+	steps   []*step // they ask the client before it is read
 }
 
 func (b *builder) resources(f *load.File) {
@@ -63,7 +64,7 @@ func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resourc
 	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
 		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, scopes: r.Scopes, cacheCfg: r.CacheHint}
 	b.scopeList(f, path+".scopes", r.Scopes)
-	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType)
+	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType, r.Steps)
 	res.def.MIMEType = res.mimeType
 	if r.App != nil {
 		b.appResource(f, path, r, res)
@@ -98,7 +99,7 @@ func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTe
 	for _, v := range res.vars {
 		argsType[v] = types.String
 	}
-	b.source(f, path, res, &r.Source, argsType, r.MimeType)
+	b.source(f, path, res, &r.Source, argsType, r.MimeType, r.Steps)
 	res.tmpl.MIMEType = res.mimeType
 	if b.ds.Errors() > before {
 		return nil
@@ -154,8 +155,13 @@ func (b *builder) contents(f *load.File, path string, text *string, blob, mimeTy
 }
 
 // source compiles where a resource's contents come from.
-func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string) {
+func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string, steps []*spec.Step) {
 	roots := map[string][]string{"args": argNames(args)}
+	var extra types.Map
+	if len(steps) > 0 {
+		res.steps = b.askingSteps(f, path, "resource", steps, roots)
+		extra = stepsType(roots["steps"])
+	}
 	res.contents = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
 	if src.File != "" {
 		res.file = b.template(f, path+".file", src.File, roots)
@@ -178,7 +184,7 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 		}
 	}
 	if src.Handler != nil {
-		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, nil)
+		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, extra)
 	}
 }
 

@@ -72,12 +72,12 @@ func readURI(t *testing.T, srv *Server, uri string) (*mcp.ReadResourceResult, er
 	t.Helper()
 	for _, r := range srv.resources {
 		if r.def.URI == uri {
-			return srv.read(context.Background(), r, uri)
+			return srv.read(context.Background(), r, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 		}
 	}
 	for _, r := range srv.templates {
 		if r.match.Match(uri) != nil {
-			return srv.read(context.Background(), r, uri)
+			return srv.read(context.Background(), r, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 		}
 	}
 	t.Fatalf("no resource matches %s", uri)

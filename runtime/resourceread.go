@@ -21,14 +21,27 @@ import (
 // produces the contents from text, a file below the resource's root, a
 // handler or fixed bytes, then masks credentials in them.
 
-// read answers resources/read: the contents of uri, which matched res.
-func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.ReadResourceResult, error) {
+// read answers resources/read: the contents of the requested URI, which
+// matched res, after the resource's steps (which ask the client, by a
+// request or, at 2026-07-28, by an InputRequiredResult).
+func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
 	args, ok := res.uriArgs(uri)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType, Meta: res.meta}
 	data := map[string]any{"args": args}
+	if len(res.steps) > 0 {
+		asked, state, err := s.askSteps(ctx, "resource", uri, res.steps, req.Session, req.ProtocolVersion(),
+			req.ClientCapabilities(), req.Params.InputResponses, req.Params.RequestState, args, data)
+		if asked != nil { // an interim result: no caching hint
+			return s.mask.readResult(&mcp.ReadResourceResult{InputRequests: asked, RequestState: state}), nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	var err error
 	switch {
 	case res.text != nil:
@@ -36,7 +49,8 @@ func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.Read
 	case res.file != nil:
 		err = s.readFile(res, data, rc)
 	case res.handler != nil:
-		err = s.readHandler(ctx, res, args, rc)
+		steps, _ := data["steps"].(map[string]any)
+		err = s.readHandler(ctx, res, args, steps, rc)
 	default:
 		rc.Blob = res.blob
 	}
@@ -48,6 +62,9 @@ func (s *Server) read(ctx context.Context, res *resource, uri string) (*mcp.Read
 	}
 	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
 	res.cache.apply(&out.Cacheable)
+	if len(res.steps) > 0 { // the answers of this caller: never cached (caching.mdx)
+		out.Cacheable = mcp.Cacheable{TTLMs: 0, CacheScope: "private"}
+	}
 	return s.mask.readResult(out), nil
 }
 
@@ -107,8 +124,8 @@ func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceCo
 
 // readHandler reads through a backend: a structured result becomes JSON
 // text, text content text, binary content a blob.
-func (s *Server) readHandler(ctx context.Context, res *resource, args map[string]any, rc *mcp.ResourceContents) error {
-	out, err := res.handler.Call(ctx, &handlers.Call{Args: args, Notify: handlers.Nop{}})
+func (s *Server) readHandler(ctx context.Context, res *resource, args, steps map[string]any, rc *mcp.ResourceContents) error {
+	out, err := res.handler.Call(ctx, &handlers.Call{Args: args, Notify: handlers.Nop{}, Steps: steps})
 	if err != nil {
 		return err
 	}

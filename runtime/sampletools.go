@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -89,38 +90,121 @@ func offersTools(t *tool) bool {
 
 // sampleWithTools asks the client's model, offering the step's tools, and
 // answers its tool calls until it stops asking or the turns run out; then
-// it must answer without tools.
+// it must answer without tools (a client with a session).
 func (s *Server) sampleWithTools(ctx context.Context, st *step, prompt string, data map[string]any, ss stepSession) (any, error) {
 	if !ss.samplingTools() {
 		return nil, errNoSamplingTools
 	}
+	conv, err := startConversation(st, prompt, data)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		res, err := ss.createMessageWithTools(ctx, s.toolsParams(st, conv))
+		if err != nil {
+			return nil, fmt.Errorf("asking the client's model: %w", err)
+		}
+		if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
+			return out, nil
+		}
+	}
+}
+
+// conversation is a sampling with tools in progress: the messages so far,
+// the turns taken and the tool calls run. At 2026-07-28 it is kept in the
+// request state between rounds.
+type conversation struct {
+	System   string                   `json:"s,omitempty"`
+	Messages []*mcp.SamplingMessageV2 `json:"m"`
+	Turn     int                      `json:"t"`
+	Calls    int                      `json:"c"`
+}
+
+// startConversation begins a sample step's conversation with its prompt.
+func startConversation(st *step, prompt string, data map[string]any) (*conversation, error) {
 	system, err := execOptional(st.system, data)
 	if err != nil {
 		return nil, err
 	}
-	p := &mcp.CreateMessageWithToolsParams{MaxTokens: st.maxTokens, SystemPrompt: system, Temperature: st.temperature,
-		Messages:   []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: prompt}}}},
-		ToolChoice: &mcp.ToolChoice{Mode: st.toolChoice}}
+	return &conversation{System: system,
+		Messages: []*mcp.SamplingMessageV2{{Role: "user", Content: []mcp.Content{&mcp.TextContent{Text: prompt}}}}}, nil
+}
+
+// toolsParams is the request of the conversation's next turn; the last
+// turn offers no tool.
+func (s *Server) toolsParams(st *step, conv *conversation) *mcp.CreateMessageWithToolsParams {
+	p := &mcp.CreateMessageWithToolsParams{MaxTokens: st.maxTokens, SystemPrompt: conv.System, Temperature: st.temperature,
+		Messages: conv.Messages, ToolChoice: &mcp.ToolChoice{Mode: st.toolChoice}}
+	if conv.Turn == st.maxTurns {
+		p.ToolChoice = &mcp.ToolChoice{Mode: "none"} // the last word, without tools
+	}
 	for _, name := range st.offer {
 		p.Tools = append(p.Tools, s.allTools[name].def)
 	}
-	calls := 0
-	for turn := 0; ; turn++ {
-		if turn == st.maxTurns {
-			p.ToolChoice = &mcp.ToolChoice{Mode: "none"} // the last word, without tools
-		}
-		res, err := ss.createMessageWithTools(ctx, p)
-		if err != nil {
-			return nil, fmt.Errorf("asking the client's model: %w", err)
-		}
-		uses := toolUses(res.Content)
-		if len(uses) == 0 || turn == st.maxTurns {
-			return sampled(res, calls), nil
-		}
-		p.Messages = append(p.Messages, &mcp.SamplingMessageV2{Role: "assistant", Content: res.Content},
-			&mcp.SamplingMessageV2{Role: "user", Content: s.runToolUses(ctx, st, uses, ss)})
-		calls += len(uses)
+	return p
+}
+
+// nextTurn takes the model's answer: the step's result when it calls no
+// tool or the turns ran out; else the tools it calls run and the
+// conversation goes on.
+func (s *Server) nextTurn(ctx context.Context, st *step, conv *conversation, res *mcp.CreateMessageWithToolsResult, ss stepSession) (any, bool) {
+	uses := toolUses(res.Content)
+	if len(uses) == 0 || conv.Turn == st.maxTurns {
+		return sampled(res, conv.Calls), true
 	}
+	conv.Messages = append(conv.Messages, &mcp.SamplingMessageV2{Role: "assistant", Content: res.Content},
+		&mcp.SamplingMessageV2{Role: "user", Content: s.runToolUses(ctx, st, uses, ss)})
+	conv.Calls += len(uses)
+	conv.Turn++
+	return nil, false
+}
+
+// sampleToolsStep settles a sample step offering tools in a 2026-07-28
+// call: each turn of the conversation is an input request (the step's key,
+// then KEY_2, KEY_3...), the tools the model calls run when its answer
+// comes, and the conversation waits in the request state for the next
+// round.
+func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *step, data map[string]any, ss stepSession) (any, bool, error) {
+	conv := &conversation{}
+	if r.pending(st.key, conv) {
+		if resp, ok := r.responses[turnKey(st.key, conv.Turn)]; ok {
+			res, ok := resp.(*mcp.CreateMessageWithToolsResult)
+			if !ok {
+				return nil, false, notAnswerTo(turnKey(st.key, conv.Turn), "sampling/createMessage")
+			}
+			// the tools it calls run once: this state cannot bring them again
+			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.spendOnce(r.token, r.prev.Expires) {
+				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error()}
+			}
+			if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
+				r.settle(st.key, out)
+				return out, true, nil
+			}
+		}
+	} else {
+		prompt, err := execOptional(st.text, data)
+		if err == nil {
+			conv, err = startConversation(st, prompt, data)
+		}
+		if err != nil {
+			if r.waiting() { // it needs an answer still to come
+				return nil, true, nil
+			}
+			return nil, false, errors.New(s.redact.apply(err.Error()))
+		}
+	}
+	r.keep(st.key, conv)
+	r.ask(i, turnKey(st.key, conv.Turn), s.toolsParams(st, conv))
+	return nil, true, nil
+}
+
+// turnKey is the input request key of a conversation's turn: unique over
+// the call, and over a task's life.
+func turnKey(key string, turn int) string {
+	if turn == 0 {
+		return key
+	}
+	return fmt.Sprintf("%s_%d", key, turn+1)
 }
 
 func toolUses(cs []mcp.Content) []*mcp.ToolUseContent {

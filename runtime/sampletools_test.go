@@ -2,11 +2,14 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,15 +37,18 @@ tools:
 // TestSampleWithTools plays the client's model: it calls an offered tool,
 // a tool that was not offered and the offered one with bad arguments;
 // mcpgen answers each with its result, and after max_turns the model must
-// answer without tools.
+// answer without tools. The same with a session (2025-11-25) and with
+// input requests, one round per turn (2026-07-28).
 func TestSampleWithTools(t *testing.T) {
-	t.Run("whole", func(t *testing.T) { sampleWithTools(t, Selection{}) })
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) { testSampleWithTools(t, version, Selection{}) })
+	}
 	// served alone (serve --tools ask), the tool still offers the tool it
 	// names while sampling
-	t.Run("selected", func(t *testing.T) { sampleWithTools(t, Selection{Tools: []string{"ask"}}) })
+	t.Run("selected", func(t *testing.T) { testSampleWithTools(t, "2025-11-25", Selection{Tools: []string{"ask"}}) })
 }
 
-func sampleWithTools(t *testing.T, sel Selection) {
+func testSampleWithTools(t *testing.T, version string, sel Selection) {
 	srv := mustCompile(t, sampleToolsConfig, nil)
 	if err := srv.Select(sel); err != nil {
 		t.Fatal(err)
@@ -57,7 +63,7 @@ func sampleWithTools(t *testing.T, sel Selection) {
 		{use("u3", "lookup", map[string]any{"city": 3})},
 		{&mcp.TextContent{Text: "Oslo has 709000 people."}},
 	}
-	cs := session(t, srv, "2025-11-25", &mcp.ClientOptions{
+	cs := session(t, srv, version, &mcp.ClientOptions{
 		Capabilities: &mcp.ClientCapabilities{Sampling: &mcp.SamplingCapabilities{Tools: &mcp.SamplingToolsCapabilities{}}},
 		CreateMessageWithToolsHandler: func(_ context.Context, req *mcp.CreateMessageWithToolsRequest) (*mcp.CreateMessageWithToolsResult, error) {
 			mu.Lock()
@@ -110,10 +116,22 @@ func sampleWithTools(t *testing.T, sel Selection) {
 }
 
 // TestSampleWithToolsUndeclared: a client that samples but did not declare
-// tools support gets an error result, and its model is never asked.
+// tools support gets an error result (2025-11-25) or the error -32021
+// naming sampling.tools (2026-07-28), and its model is never asked.
 func TestSampleWithToolsUndeclared(t *testing.T) {
 	asked := 0
-	cs := session(t, mustCompile(t, sampleToolsConfig, nil), "2025-11-25", &mcp.ClientOptions{
+	cs := session(t, mustCompile(t, sampleToolsConfig, nil), "2026-07-28", &mcp.ClientOptions{
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			asked++
+			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "x"}}, nil
+		},
+	}, nil)
+	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{"question": "q"}})
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != mcp.CodeMissingRequiredClientCapabilities || string(rpc.Data) != `{"requiredCapabilities":{"sampling":{"tools":{}}}}` || asked != 0 {
+		t.Errorf("2026-07-28: error %v (data %s), model asked %d times; want -32021 naming sampling.tools", err, rpcData(rpc), asked)
+	}
+	cs = session(t, mustCompile(t, sampleToolsConfig, nil), "2025-11-25", &mcp.ClientOptions{
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			asked++
 			return &mcp.CreateMessageResult{Model: "m", Role: "assistant", Content: &mcp.TextContent{Text: "x"}}, nil
@@ -125,5 +143,58 @@ func TestSampleWithToolsUndeclared(t *testing.T) {
 	}
 	if text := textOf(res.Content); !res.IsError || !strings.Contains(text, errNoSamplingTools.Error()) || asked != 0 {
 		t.Errorf("result %q (isError %v), model asked %d times", text, res.IsError, asked)
+	}
+}
+
+func rpcData(e *jsonrpc.Error) string {
+	if e == nil {
+		return ""
+	}
+	return string(e.Data)
+}
+
+// TestSampleWithToolsReplay2026: the state of a round whose answer made
+// the model's tool calls run cannot bring that answer again (the tools
+// would run twice); the state of the next round goes on.
+func TestSampleWithToolsReplay2026(t *testing.T) {
+	calls := new(atomic.Int64)
+	srv, ds := compileCounting(t, sampleToolsConfig, nil, calls)
+	if ds.Errors() > 0 {
+		t.Fatal(ds)
+	}
+	c := rawSession(t, srv)
+	meta := map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28",
+		mcp.MetaKeyClientCapabilities: map[string]any{"sampling": map[string]any{"tools": map[string]any{}}}}
+	call := func(extra map[string]any) (map[string]any, *jsonrpc.Error) {
+		p := map[string]any{"name": "ask", "arguments": map[string]any{"question": "Oslo?"}, "_meta": meta}
+		for k, v := range extra {
+			p[k] = v
+		}
+		return c.call("tools/call", p)
+	}
+	first, err := call(nil)
+	if err != nil || first["inputRequests"].(map[string]any)["answer"] == nil {
+		t.Fatalf("first round: %v %v", first, err)
+	}
+	useTool := map[string]any{"requestState": first["requestState"], "inputResponses": map[string]any{
+		"answer": map[string]any{"role": "assistant", "model": "m", "stopReason": "toolUse",
+			"content": []any{map[string]any{"type": "tool_use", "id": "u1", "name": "lookup", "input": map[string]any{"city": "Oslo"}}}}}}
+	second, err := call(useTool)
+	if err != nil || second["inputRequests"].(map[string]any)["answer_2"] == nil {
+		t.Fatalf("second round: %v %v; want the next turn as answer_2", second, err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("lookup ran %d times, want 1", n)
+	}
+	if _, err := call(useTool); err == nil || err.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("replayed state: %v; want -32602", err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("after the replay lookup ran %d times, want 1", n)
+	}
+	last, err := call(map[string]any{"requestState": second["requestState"], "inputResponses": map[string]any{
+		"answer_2": map[string]any{"role": "assistant", "model": "m", "content": []any{map[string]any{"type": "text", "text": "709000."}}}}})
+	if err != nil || textContent(last) != "709000. (1 tool calls)" {
+		t.Errorf("last round: %v %v", last, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
+	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -70,6 +71,7 @@ type Server struct {
 	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
 	tasks      *task.Manager             // tools that run as tasks; nil for none
 	taskOpts   task.Options              // server.tasks
+	shared     *redisstate.State         // server.state.redis; nil for memory
 }
 
 func newServer(logger *slog.Logger) *Server {
@@ -155,7 +157,7 @@ func (s *Server) MCP() *mcp.Server {
 	}
 	for _, r := range s.resources {
 		srv.AddResource(r.def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return s.read(ctx, r, req.Params.URI)
+			return s.read(ctx, r, req)
 		})
 	}
 	if s.spill != nil {
@@ -163,7 +165,7 @@ func (s *Server) MCP() *mcp.Server {
 	}
 	for _, r := range s.templates {
 		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-			return s.read(ctx, r, req.Params.URI)
+			return s.read(ctx, r, req)
 		})
 	}
 	return srv

@@ -91,7 +91,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 	data["steps"] = results
 	for i, st := range steps {
 		if round != nil {
-			res, ok, err := round.step(s, i, st, data)
+			res, ok, err := round.step(ctx, s, i, st, data, ss)
 			switch {
 			case err != nil:
 				return err

@@ -46,8 +46,13 @@ type step struct {
 func (st *step) capability() string {
 	switch st.kind {
 	case "sample":
+		if len(st.offer) > 0 {
+			return capSamplingTools
+		}
 		return capSampling
-	case "elicit", "confirm", "elicit_url":
+	case "elicit_url":
+		return capElicitationURL
+	case "elicit", "confirm":
 		return capElicitation
 	case "roots":
 		return capRoots
@@ -99,6 +104,19 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 		out = append(out, s)
 	}
 	roots["steps"] = names
+	return out
+}
+
+// askingSteps compiles the steps of a prompt or a resource (what), which
+// can only ask the client.
+func (b *builder) askingSteps(f *load.File, path, what string, steps []*spec.Step, roots map[string][]string) []*step {
+	out := b.stepList(f, path, steps, roots)
+	b.statelessSteps(f, path, "", steps)
+	for i, st := range steps {
+		if st != nil && st.Elicit == nil && st.Sample == nil && st.Roots == nil {
+			b.errorf(f, fmt.Sprintf("%s.steps[%d]", path, i), "a %s's steps can only ask the client: elicit, sample or roots", what)
+		}
+	}
 	return out
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,6 +55,29 @@ func (tl *tool) taskSupport(mode string) {
 	if mode != "" {
 		tl.def.Execution = &mcp.ToolExecution{TaskSupport: mode}
 	}
+}
+
+// taskAfter finds the step a tool's task_after names: -1 for none.
+func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*step) int {
+	if t.TaskAfter == "" {
+		return -1
+	}
+	if t.Task == "" {
+		b.errorf(f, path+".task_after", "task_after is for tools that run as tasks; add `task: optional` or `task: required`")
+		return -1
+	}
+	var names []string
+	for i, st := range steps {
+		if st.as == t.TaskAfter {
+			return i
+		}
+		if st.as != "" {
+			names = append(names, st.as)
+		}
+	}
+	b.diag(f, load.Error, path+".task_after", fmt.Sprintf("no step of this tool is named %q", t.TaskAfter),
+		suggest.DidYouMean(t.TaskAfter, names))
+	return -1
 }
 
 // startTasks creates the task manager when a tool runs as a task.
@@ -104,17 +128,26 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 	return s.callAsTask2025(ctx, t, req)
 }
 
-// startTask starts a call of tool t as a task.
-func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool) (*task.Task, error) {
+// startTask starts a call of tool t as a task. carried holds the answers
+// a 2026 call gathered before the task started (the steps up to the
+// tool's task_after), nil when none.
+func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *roundState) (*task.Task, error) {
 	owner := taskOwner(ctx, req.Session)
 	params, _ := json.Marshal(req.Params)
 	var changed func(*task.Task)
 	if !modern {
 		changed = statusNotifier(req.Session)
 	}
-	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: req.ClientCapabilities()},
+	caps := req.ClientCapabilities()
+	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps},
 		modern: modern}
-	tk, err := s.tasks.Start(ctx, owner, "tools/call", params, ttl, s.taskWork(t, req.Params.Arguments, ts), changed)
+	var work task.Work
+	if modern {
+		work = s.taskWork2026(t, req.Params.Arguments, ts, carried)
+	} else {
+		work = s.taskWork(t, req.Params.Arguments, ts)
+	}
+	tk, err := s.tasks.Start(ctx, owner, "tools/call", params, ttl, work, changed)
 	if errors.Is(err, task.ErrLimit) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
 			Message: fmt.Sprintf("this caller holds %d tasks, the most allowed; cancel some or wait until they expire", s.tasks.Options().MaxPerOwner)}
@@ -126,42 +159,109 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 	return tk, nil
 }
 
-// taskWork runs tool t for a task. In 2025-11-25, a tool error fails the
-// task; in 2026-07-28 it completes it with an error result.
+// taskWork runs tool t for a 2025-11-25 task, whose steps ask the client
+// through the session that started it. A tool error fails the task.
 func (s *Server) taskWork(t *tool, raw json.RawMessage, ts *taskSession) task.Work {
 	return func(ctx context.Context, h *task.Handle) task.Outcome {
 		ts.h = h
-		res := s.call(ctx, t, raw, ts, nil) // a task asks through its session or tasks/update, not by input rounds
-		if ts.failed != nil {               // the task failed, not the tool
-			return task.Outcome{Error: ts.failed, Message: ts.failed.Message}
-		}
-		if res.Content == nil {
-			res.Content = []mcp.Content{}
-		}
-		b, err := json.Marshal(res)
-		if err != nil {
-			return task.Outcome{Error: &task.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the result: " + err.Error()}}
-		}
-		out := task.Outcome{Result: b}
-		if res.IsError && !ts.modern {
-			out.Failed, out.Message = true, contentText(res.Content)
-		}
-		return out
+		return taskOutcome(s.call(ctx, t, raw, ts, nil), true)
 	}
+}
+
+// taskWork2026 runs tool t for a 2026-07-28 task. Its steps ask the client
+// as in a call without a task (mrtr.go), except that the server keeps the
+// state: the questions of a round wait on the task together, the client
+// answers them with tasks/update (one at a time if it likes), and the next
+// round resumes where the last stopped. A tool error completes the task
+// with an error result; a protocol error (a capability the client did not
+// declare, an answer of the wrong kind) fails it.
+func (s *Server) taskWork2026(t *tool, raw json.RawMessage, ts *taskSession, carried *roundState) task.Work {
+	return func(ctx context.Context, h *task.Handle) task.Outcome {
+		ts.h = h
+		if err := missingCapabilities(t.requires, ts.caps); err != nil {
+			return taskFailure(err)
+		}
+		round := &inputRound{caps: ts.caps, asked: mcp.InputRequestMap{}, carried: carried}
+		for {
+			res := s.call(ctx, t, raw, ts, round)
+			if round.protoErr != nil {
+				return taskFailure(round.protoErr)
+			}
+			if len(res.InputRequests) == 0 {
+				return taskOutcome(res, false)
+			}
+			responses, err := askTask(ctx, h, res.InputRequests)
+			if err != nil {
+				if ctx.Err() != nil {
+					return taskOutcome(errorResult("canceled: "+err.Error()), false)
+				}
+				return taskFailure(err)
+			}
+			round = round.then(responses)
+		}
+	}
+}
+
+// askTask puts a round's questions on the task and waits for all answers.
+func askTask(ctx context.Context, h *task.Handle, asked mcp.InputRequestMap) (mcp.InputResponseMap, error) {
+	requests := make(map[string]json.RawMessage, len(asked))
+	for k, v := range asked {
+		b, err := json.Marshal(mcp.InputRequestMap{k: v})
+		if err != nil {
+			return nil, err
+		}
+		var one map[string]json.RawMessage
+		_ = json.Unmarshal(b, &one)
+		requests[k] = one[k]
+	}
+	answers, err := h.AskAll(ctx, requests)
+	if err != nil {
+		return nil, err
+	}
+	b, _ := json.Marshal(answers)
+	var responses mcp.InputResponseMap
+	if err := json.Unmarshal(b, &responses); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "inputResponses: " + err.Error()}
+	}
+	return responses, nil
+}
+
+// taskFailure fails a task with a JSON-RPC error.
+func taskFailure(err error) task.Outcome {
+	e := &task.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) {
+		e.Code, e.Message, e.Data = rpc.Code, rpc.Message, rpc.Data
+	}
+	return task.Outcome{Error: e, Message: e.Message}
+}
+
+// taskOutcome is the outcome of a task whose tool answered res; a tool
+// error fails the task when failOnError (2025-11-25).
+func taskOutcome(res *mcp.CallToolResult, failOnError bool) task.Outcome {
+	if res.Content == nil {
+		res.Content = []mcp.Content{}
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return task.Outcome{Error: &task.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the result: " + err.Error()}}
+	}
+	out := task.Outcome{Result: b}
+	if res.IsError && failOnError {
+		out.Failed, out.Message = true, contentText(res.Content)
+	}
+	return out
 }
 
 // taskSession is the session a task's steps talk to. For 2025-11-25
 // clients, questions go to the session that started the task, the task
-// input_required meanwhile; for 2026-07-28 clients they wait on the task
-// as input requests, answered through tasks/update, and logs and progress
-// are dropped (the extension has none for tasks).
+// input_required meanwhile; for 2026-07-28 clients the questions are input
+// requests of the task (taskWork2026) and never come here, and logs and
+// progress are dropped (the extension has none for tasks).
 type taskSession struct {
 	*notifier
 	h      *task.Handle
 	modern bool
-	asked  int
-	// failed is the JSON-RPC error that ended the task (2026), if any.
-	failed *task.Error
 }
 
 func (ts *taskSession) Enabled(ctx context.Context, level slog.Level) bool {
@@ -183,65 +283,22 @@ func (ts *taskSession) logAt(ctx context.Context, level mcp.LoggingLevel, logger
 func (ts *taskSession) closeStream(time.Duration) {}
 
 func (ts *taskSession) elicit(ctx context.Context, p *mcp.ElicitParams) (*mcp.ElicitResult, error) {
-	q := question{method: "elicitation/create", prefix: "elicit", capability: "elicitation",
-		declared: ts.caps != nil && ts.caps.Elicitation != nil, waiting: "waiting for the user's answer", params: p}
-	return askClient(ctx, ts, q, &p.Meta, func() (*mcp.ElicitResult, error) { return ts.notifier.elicit(ctx, p) })
+	p.Meta = ts.asking(ctx, p.Meta, "waiting for the user's answer")
+	defer ts.h.SetStatus(ctx, task.Working, "")
+	return ts.notifier.elicit(ctx, p)
 }
 
 func (ts *taskSession) createMessage(ctx context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
-	q := question{method: "sampling/createMessage", prefix: "sample", capability: "sampling",
-		declared: ts.caps != nil && ts.caps.Sampling != nil, waiting: "waiting for the client's model", params: p}
-	return askClient(ctx, ts, q, &p.Meta, func() (*mcp.CreateMessageResult, error) { return ts.notifier.createMessage(ctx, p) })
-}
-
-// question is a request to the client a task's step makes.
-type question struct {
-	method, prefix string // the request's method; its input request keys' prefix
-	capability     string // the client capability it needs
-	declared       bool   // the client declared it
-	waiting        string // the status message while waiting (2025)
-	params         any
-}
-
-// askClient asks the client what a step needs: as an input request on a
-// 2026 task, answered with tasks/update; for 2025-11-25, through the
-// session that started the task (legacy), marked as the task's, the task
-// input_required meanwhile.
-func askClient[R any](ctx context.Context, ts *taskSession, q question, meta *mcp.Meta, legacy func() (*R, error)) (*R, error) {
-	if ts.modern {
-		if !q.declared {
-			return nil, ts.missing(q.capability)
-		}
-		var res R
-		return &res, ts.ask(ctx, q.method, q.prefix, q.params, &res)
-	}
-	*meta = relatedTask(*meta, ts.h.ID())
+	p.Meta = ts.asking(ctx, p.Meta, "waiting for the client's model")
 	defer ts.h.SetStatus(ctx, task.Working, "")
-	ts.h.SetStatus(ctx, task.InputRequired, q.waiting)
-	return legacy()
+	return ts.notifier.createMessage(ctx, p)
 }
 
-// missing fails the task for want of a client capability (-32021), as a
-// call without a task would have failed: never an input request the client
-// cannot answer.
-func (ts *taskSession) missing(capability string) error {
-	data, _ := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{capability: map[string]any{}}})
-	ts.failed = &task.Error{Code: codeMissingCapability, Message: "Missing required client capability: " + capability, Data: data}
-	return errors.New(ts.failed.Message)
-}
-
-// ask puts a question on the task and decodes its answer into res.
-func (ts *taskSession) ask(ctx context.Context, method, prefix string, params, res any) error {
-	ts.asked++
-	q, err := json.Marshal(map[string]any{"method": method, "params": params})
-	if err != nil {
-		return err
-	}
-	a, err := ts.h.Ask(ctx, fmt.Sprintf("%s_%d", prefix, ts.asked), q)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(a, res)
+// asking marks a request to the session as the task's, the task
+// input_required while it waits (2025-11-25).
+func (ts *taskSession) asking(ctx context.Context, m mcp.Meta, waiting string) mcp.Meta {
+	ts.h.SetStatus(ctx, task.InputRequired, waiting)
+	return relatedTask(m, ts.h.ID())
 }
 
 // relatedTask adds the related-task mark to a message's _meta.

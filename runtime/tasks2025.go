@@ -45,7 +45,7 @@ func (s *Server) callAsTask2025(ctx context.Context, t *tool, req *mcp.CallToolR
 	if asked.TTL != nil {
 		ttl = time.Duration(*asked.TTL) * time.Millisecond
 	}
-	tk, err := s.startTask(ctx, t, req, ttl, false)
+	tk, err := s.startTask(ctx, t, req, ttl, false, nil)
 	if err != nil {
 		return nil, true, err
 	}

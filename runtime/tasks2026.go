@@ -67,7 +67,15 @@ func (s *Server) callAsTask2026(ctx context.Context, t *tool, req *mcp.CallToolR
 	case !declaresTasks(req.Params.Meta):
 		return nil, false, nil
 	}
-	tk, err := s.startTask(ctx, t, req, 0, true)
+	var carried *roundState
+	if t.taskAfter >= 0 { // some steps run before the task starts
+		res, st, err := s.stepsBeforeTask(ctx, t, req)
+		if res != nil || err != nil {
+			return res, true, err
+		}
+		carried = st
+	}
+	tk, err := s.startTask(ctx, t, req, 0, true, carried)
 	if err != nil {
 		return nil, true, err
 	}
@@ -129,4 +137,42 @@ func (s *Server) taskCancel2026(ctx context.Context, ss *mcp.ServerSession, p *t
 		return nil, taskError(err)
 	}
 	return &wireResult{v: map[string]any{"resultType": "complete"}}, nil
+}
+
+// stepsBeforeTask runs, for a 2026 call, the steps of t up to its
+// task_after as a call without a task runs them: their questions go back
+// as an InputRequiredResult with a signed requestState until all are
+// answered. It returns that result (or a tool error result), a protocol
+// error, or, once the steps are done, their state for the task to resume
+// from.
+func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, *roundState, error) {
+	caps := req.ClientCapabilities()
+	if err := missingCapabilities(t.requires, caps); err != nil {
+		return nil, nil, err
+	}
+	args, who, err := s.prepare(ctx, t, req.Params.Arguments)
+	if err != nil {
+		return errorResult(err.Error()), nil, nil
+	}
+	round := modernRound(modernVersion, caps, req.Params.InputResponses, req.Params.RequestState)
+	if !round.begin(ctx, s, "tool", t.def.Name, args) {
+		return nil, nil, round.protoErr
+	}
+	n := &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps}
+	data := map[string]any{"args": args, authName: who}
+	upTo := t.taskAfter + 1
+	err = s.runSteps(ctx, t.def.Name, t.steps[:upTo], data, n, round)
+	var protoErr *jsonrpc.Error
+	switch {
+	case errors.Is(err, errInputRequired):
+		return s.mask.toolResult(&mcp.CallToolResult{InputRequests: round.asked, RequestState: round.stateToken(s)}), nil, nil
+	case errors.As(err, &protoErr):
+		return nil, nil, err
+	case err != nil:
+		return errorResult(err.Error()), nil, nil
+	case !round.finish(s):
+		return nil, nil, round.protoErr
+	}
+	round.next.Done = upTo
+	return nil, &round.next, nil
 }

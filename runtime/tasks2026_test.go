@@ -150,3 +150,98 @@ func TestTasks2026Input(t *testing.T) {
 		t.Errorf("result = %v", res)
 	}
 }
+
+const askingTasksConfig = `version: 1
+tools:
+  - name: two_questions
+    description: Asks two things at once.
+    task: optional
+    steps:
+      - elicit: {message: "Name?", schema: {type: object, properties: {name: {type: string}}}, as: who}
+      - elicit: {message: "Sure?", schema: {type: object, properties: {ok: {type: boolean}}}, as: sure}
+    content: [{text: "{{ .steps.who.content.name }} {{ .steps.sure.content.ok }}"}]
+  - name: name_first
+    description: Asks the name in the call, then works as a task.
+    task: required
+    task_after: who
+    steps:
+      - log: {message: before}
+      - elicit: {message: "Name?", schema: {type: object, properties: {name: {type: string}}}, as: who}
+      - elicit: {message: "Sure?", schema: {type: object, properties: {ok: {type: boolean}}}, as: sure}
+    content: [{text: "{{ .steps.who.content.name }} {{ .steps.sure.content.ok }}"}]
+`
+
+// TestTasks2026PartialAnswers: independent questions of a task wait on it
+// together; answering one removes it from the task's input requests at
+// once and leaves the task input_required until the other is answered.
+func TestTasks2026PartialAnswers(t *testing.T) {
+	srv := mustCompile(t, askingTasksConfig, nil)
+	c := rawSession(t, srv)
+	id := c.must("tools/call", call2026(map[string]any{"name": "two_questions"}, true))["taskId"].(string)
+	got := c.pollUntil(id, meta2026(true), "input_required")
+	reqs := got["inputRequests"].(map[string]any)
+	if reqs["who"] == nil || reqs["sure"] == nil || len(reqs) != 2 {
+		t.Fatalf("inputRequests = %v; want who and sure at once", reqs)
+	}
+	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{
+		"who": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}}, true))
+	got = c.must("tasks/get", call2026(map[string]any{"taskId": id}, true))
+	if reqs := got["inputRequests"].(map[string]any); got["status"] != "input_required" || reqs["sure"] == nil || len(reqs) != 1 {
+		t.Fatalf("after a partial answer: %v; want input_required with only sure pending", got)
+	}
+	answerLast(t, c, id, "sure", map[string]any{"ok": true}, "Ada true")
+}
+
+// TestTasks2026TaskAfter: with task_after, the questions up to that step
+// are input requests of the call itself (no task yet, a signed state);
+// the retry with the answers starts the task, which asks the rest through
+// tasks/update and ends with both answers. The state cannot start a second
+// task.
+func TestTasks2026TaskAfter(t *testing.T) {
+	srv := mustCompile(t, askingTasksConfig, nil)
+	c := rawSession(t, srv)
+	first := c.must("tools/call", call2026(map[string]any{"name": "name_first"}, true))
+	reqs, _ := first["inputRequests"].(map[string]any)
+	state, _ := first["requestState"].(string)
+	if first["resultType"] != "input_required" || first["taskId"] != nil || reqs["who"] == nil || len(reqs) != 1 || state == "" {
+		t.Fatalf("first round = %v; want input_required asking who, with a state and no task", first)
+	}
+	retry := call2026(map[string]any{"name": "name_first", "requestState": state, "inputResponses": map[string]any{
+		"who": map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}}}, true)
+	created := c.must("tools/call", retry)
+	id, _ := created["taskId"].(string)
+	if created["resultType"] != "task" || id == "" || created["requestState"] != nil || created["inputRequests"] != nil {
+		t.Fatalf("second round = %v; want a task without requestState or inputRequests", created)
+	}
+	got := c.pollUntil(id, meta2026(true), "input_required")
+	if reqs := got["inputRequests"].(map[string]any); reqs["sure"] == nil || len(reqs) != 1 {
+		t.Fatalf("task asks %v; want only sure (who was answered before the task)", reqs)
+	}
+	answerLast(t, c, id, "sure", map[string]any{"ok": true}, "Ada true")
+	if _, err := c.call("tools/call", retry); err == nil || err.Code != jsonrpc.CodeInvalidParams {
+		t.Errorf("replayed state: error %v; want -32602", err)
+	}
+}
+
+// TestTaskAfterErrors: task_after names a step of a task tool.
+func TestTaskAfterErrors(t *testing.T) {
+	for _, tc := range []struct{ tool, want string }{
+		{"task_after: who\n    steps: [{elicit: {message: m, as: who}}]", "task_after is for tools that run as tasks"},
+		{"task: optional\n    task_after: whoo\n    steps: [{elicit: {message: m, as: who}}]", `no step of this tool is named "whoo"`},
+	} {
+		_, ds := compileText(t, "version: 1\ntools:\n  - name: x\n    description: d\n    content: [{text: t}]\n    "+tc.tool+"\n", nil)
+		wantDiag(t, ds, "tools[0].task_after", tc.want)
+	}
+}
+
+// answerLast accepts task id's last question, key, with content; the task
+// must then complete with the text want.
+func answerLast(t *testing.T, c *rpcClient, id, key string, content map[string]any, want string) {
+	t.Helper()
+	c.must("tasks/update", call2026(map[string]any{"taskId": id, "inputResponses": map[string]any{
+		key: map[string]any{"action": "accept", "content": content}}}, true))
+	done := c.pollUntil(id, meta2026(true), "completed", "failed")
+	if res, _ := done["result"].(map[string]any); textContent(res) != want {
+		t.Errorf("task = %v; want completed with %q", done, want)
+	}
+}

@@ -45,6 +45,7 @@ type tool struct {
 	task        string   // "", optional or required: whether it runs as a task
 	maxResult   int      // bytes of text a result may hold; 0: no cap
 	pages       bool     // a result over maxResult is kept in pages
+	taskAfter   int      // the last step run before a 2026 task starts; -1: none
 }
 
 // argFill is what a call's arguments need after validation: a default for
@@ -227,6 +228,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl.slots = b.concurrency(f, path+".concurrency", t.Concurrency)
 	tl.cache = b.toolCache(f, path+".cache", t, tl)
 	tl.taskSupport(t.Task)
+	tl.taskAfter = b.taskAfter(f, path, t, tl.steps)
 	return tl
 }
 

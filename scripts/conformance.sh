@@ -4,7 +4,9 @@
 #   - 0.1.16 --suite all (32 scenarios), default mode;
 #   - 0.2.0-alpha.12 --spec-version 2025-11-25 --suite all (33), default mode;
 #   - 0.2.0-alpha.12 --spec-version 2026-07-28 --suite all (40), default mode
-#     and --stateless.
+#     and --stateless;
+#   - 0.2.0-alpha.12 tasks extension scenarios (10, one --scenario each, on
+#     the 2026-07-28 wire), default mode and --stateless.
 # The default mode serves clients up to 2025-11-25 with sessions and
 # 2026-07-28 clients sessionless on the same /mcp. Stateless, the scenarios
 # of 2025-11-25 that need a session cannot pass (the README says which and
@@ -102,7 +104,10 @@ if [[ -z $mcpgen ]]; then
   go build -o "$mcpgen" ./cmd/mcpgen
 fi
 
-if ! "$mcpgen" serve --help 2>&1 | grep -q -- '-http'; then
+# (read whole: grep -q in a pipe may close it early, and pipefail would
+# then fail the check on mcpgen's SIGPIPE)
+serve_help=$("$mcpgen" serve --help 2>&1 || true)
+if [[ $serve_help != *-http* ]]; then
   echo "$mcpgen serve has no --http flag: it cannot serve Streamable HTTP" >&2
   exit 1
 fi
@@ -118,6 +123,18 @@ expect() {
   echo "$(basename "$1"): $got/$2 scenarios, every check passed"
 }
 
+# run_tasks DIR URL: the tasks extension scenarios (io.modelcontextprotocol/tasks),
+# which --suite all leaves out, one at a time.
+run_tasks() {
+  local dir=$1 url=$2 status=0 s
+  for s in $tasks_scenarios; do
+    echo "   $s"
+    run_suite "$dir" --url "$url" --scenario "$s" || status=1
+  done
+  return $status
+}
+tasks_scenarios=$("$node" "$harness_alpha" list --server | sed -n 's/^ *- \(tasks-[a-z-]*\) \[extension\]$/\1/p')
+
 failed=0
 port=$(free_port)
 echo "== default mode (sessions up to 2025-11-25, sessionless 2026-07-28, one endpoint)"
@@ -132,6 +149,8 @@ echo "-- $alpha_version --spec-version 2025-11-25 --suite all"
 echo "-- $alpha_version --spec-version 2026-07-28 --suite all"
 { run_suite "$out/default-2026-07-28" --url "$url" --suite all --spec-version 2026-07-28 &&
   expect "$out/default-2026-07-28" 40; } || failed=1
+echo "-- $alpha_version tasks extension scenarios"
+{ run_tasks "$out/default-tasks" "$url" && expect "$out/default-tasks" 10; } || failed=1
 stop_server
 
 port=$(free_port)
@@ -140,6 +159,8 @@ start_server "$port" --stateless
 echo "-- $alpha_version --spec-version 2026-07-28 --suite all"
 { run_suite "$out/stateless-2026-07-28" --url "http://localhost:$port/mcp" --suite all --spec-version 2026-07-28 &&
   expect "$out/stateless-2026-07-28" 40; } || failed=1
+echo "-- $alpha_version tasks extension scenarios"
+{ run_tasks "$out/stateless-tasks" "http://localhost:$port/mcp" && expect "$out/stateless-tasks" 10; } || failed=1
 stop_server
 
 if [[ $failed != 0 ]]; then

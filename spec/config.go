@@ -88,6 +88,9 @@ type Server struct {
 	// MaxResult caps the text of every tool's result that sets no
 	// `max_result` of its own. Defaults to 1MiB.
 	MaxResult Size `yaml:"max_result,omitempty"`
+	// State selects where replicas share their state (Redis); without it
+	// every process keeps its own in memory.
+	State *State `yaml:"state,omitempty" mcpgen:"server"`
 }
 
 // Handler selects a backend kind and holds that kind's settings.

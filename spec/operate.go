@@ -15,7 +15,8 @@ type Concurrency struct {
 // Cache keeps the results of a read-only tool for a while: a call with the
 // same arguments within `ttl` gets the kept result and runs nothing. Only
 // successful results are kept. Results are kept in the memory of the server
-// process, within `server.cache.max_bytes`.
+// process, within `server.cache.max_bytes`, or in Redis, shared by every
+// replica, with `server.state.redis`.
 type Cache struct {
 	// TTL is how long a result is kept, e.g. 30s or 5m.
 	TTL Duration `yaml:"ttl" jsonschema:"required"`
@@ -49,4 +50,45 @@ type Readiness struct {
 	ProbeInterval Duration `yaml:"probe_interval,omitempty"`
 	// Timeout bounds one check. Defaults to 2s.
 	Timeout Duration `yaml:"timeout,omitempty"`
+}
+
+// State says where a server keeps what its replicas must share when it runs
+// as several processes behind a load balancer: rate-limit buckets, cached
+// results, tasks, the events of resumable streams and the sessions of
+// clients up to 2025-11-25. Without it each process keeps them in its own
+// memory, which is right for one replica.
+type State struct {
+	// Redis keeps the shared state in Redis. When Redis cannot be reached,
+	// each replica goes on serving with state of its own (rate limits per
+	// replica, its own cache, tasks and sessions) and says so in its logs,
+	// in the metric mcpgen_shared_state_up and in /readyz's detail; it goes
+	// back to Redis once Redis answers again.
+	Redis *RedisState `yaml:"redis,omitempty"`
+}
+
+// RedisState is the Redis server that replicas share state through.
+type RedisState struct {
+	// Addr is the Redis server's host:port, e.g. redis:6379.
+	Addr string `yaml:"addr" jsonschema:"required"`
+	// Username names the Redis ACL user (Redis 6 and later); leave it out
+	// with a password set by `requirepass`.
+	Username string `yaml:"username,omitempty"`
+	// Password authenticates to Redis; write it as ${VAR}.
+	Password string `yaml:"password,omitempty"`
+	// DB is the Redis database number. Defaults to 0.
+	DB int `yaml:"db,omitempty" jsonschema:"minimum=0"`
+	// Prefix starts every key mcpgen writes, so that several servers can
+	// share one Redis. Defaults to "mcpgen:" followed by server.name and
+	// ":". Replicas of one server must use the same prefix.
+	Prefix string `yaml:"prefix,omitempty"`
+	// TLS connects to Redis over TLS, checking its certificate against the
+	// system's roots.
+	TLS bool `yaml:"tls,omitempty"`
+	// Timeout bounds each Redis operation; an operation that takes longer
+	// counts as Redis being down. Defaults to 500ms.
+	Timeout Duration `yaml:"timeout,omitempty"`
+	// SessionTTL is how long a session's state is kept in Redis after its
+	// last request, and a stream's events after its last event. Defaults to
+	// 1h.
+	SessionTTL Duration `yaml:"session_ttl,omitempty"`
 }

@@ -29,6 +29,12 @@ type Resource struct {
 	// CacheHint is the caching hint of reads of this resource; the list of
 	// resources carries the shortest TTL of all, and is private if any is.
 	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
+	// Steps ask the client before the contents are made: elicit, sample or
+	// roots, as a prompt's steps. Their results are `.steps.NAME` in the
+	// text and `steps.NAME` in the handler's expressions. A 2026-07-28
+	// client is asked through input requests of the read; what they
+	// answer is the caller's, so reads are never cached.
+	Steps []*Step `yaml:"steps,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }
@@ -69,6 +75,12 @@ type ResourceTemplate struct {
 	// CacheHint is the caching hint of reads of this resource; the list of
 	// resources carries the shortest TTL of all, and is private if any is.
 	CacheHint *CacheHint `yaml:"cache_hint,omitempty"`
+	// Steps ask the client before the contents are made: elicit, sample or
+	// roots, as a prompt's steps. Their results are `.steps.NAME` in the
+	// text and `steps.NAME` in the handler's expressions. A 2026-07-28
+	// client is asked through input requests of the read; what they
+	// answer is the caller's, so reads are never cached.
+	Steps []*Step `yaml:"steps,omitempty"`
 	// Source of the contents.
 	Source `yaml:",inline"`
 }

@@ -69,8 +69,9 @@ type Tool struct {
 	Scopes []string `yaml:"scopes,omitempty"`
 	// Requires lists the client capabilities a call needs: sampling,
 	// elicitation or roots. Those its steps need are added by themselves
-	// (sample, elicit and confirm, roots), except for steps marked
-	// `if_supported`. A 2026-07-28 client that did not declare one gets the
+	// (sample, elicit and confirm, roots; an elicit step with a url needs
+	// URL elicitation and a sample step offering tools sampling with tools,
+	// so named in the error), except for steps marked `if_supported`. A 2026-07-28 client that did not declare one gets the
 	// error -32021; an older client gets an error result.
 	Requires []string `yaml:"requires,omitempty" jsonschema:"enum=sampling,enum=elicitation,enum=roots"`
 	// CacheHint is this tool's caching hint: tools/list carries the shortest
@@ -96,6 +97,13 @@ type Tool struct {
 	// kept in the memory of the process: with several replicas, reads
 	// need session affinity.
 	Overflow string `yaml:"overflow,omitempty" jsonschema:"enum=cut,enum=pages"`
+	// TaskAfter names a step (its `as`): for a 2026-07-28 client, the
+	// steps up to and including it run in the call itself, their questions
+	// asked as input requests of the call, and the task starts only once
+	// they are answered, with their results; the steps after it run in the
+	// task. Without it, a task starts at once and every question waits on
+	// the task (answered with tasks/update). Needs `task`.
+	TaskAfter string `yaml:"task_after,omitempty"`
 }
 
 // Arg is one tool argument in the concise form.

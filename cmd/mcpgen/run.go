@@ -43,6 +43,7 @@ func commands() []command {
 		{"import", "write a config from an API description (openapi, graphql)", runImport},
 		{"client-config", "print what to add to a client's configuration to use a config", runClientConfig},
 		{"pack", "bundle configs for desktop clients (MCPB) or the MCP registry", runPack},
+		{"soak", "call a tool over HTTP at a fixed rate for minutes; report memory, goroutines, p99", runSoak},
 		{"version", "print the version, commit and build date", runVersion},
 	}
 }

@@ -153,13 +153,18 @@ func (c *compiler) compile(n *yaml.Node, start int, src string) *vm.Program {
 			Hint: "read the variable in the expression as env.NAME"})
 		return nil
 	}
-	opts := []expr.Option{expr.Env(c.env), expr.Optimize(true)}
 	var reader *envReader
-	if _, taken := c.env[EnvName]; c.opts.Env != nil && !taken {
+	var p *vm.Program
+	var err error
+	// only an expression that mentions env can read it: the others skip the
+	// patch pass, and the options stay off the heap (startup compiles every
+	// expression of the config)
+	if _, taken := c.env[EnvName]; c.opts.Env != nil && !taken && strings.Contains(src, EnvName) {
 		reader = &envReader{lookup: c.opts.Env, bare: map[*ast.IdentifierNode]bool{}}
-		opts = append(opts, expr.Patch(reader))
+		p, err = expr.Compile(src, expr.Env(c.env), expr.Optimize(true), expr.Patch(reader))
+	} else {
+		p, err = expr.Compile(src, expr.Env(c.env), expr.Optimize(true))
 	}
-	p, err := expr.Compile(src, opts...)
 	if reader != nil {
 		if errs := reader.done(); len(errs) > 0 {
 			for _, e := range errs {

@@ -57,26 +57,43 @@ func (h *Handle) SetStatus(ctx context.Context, s Status, msg string) {
 // to input_required and waits for the answer (given through Respond).
 // Keys are unique over the task's life.
 func (h *Handle) Ask(ctx context.Context, key string, request json.RawMessage) (json.RawMessage, error) {
+	answers, err := h.AskAll(ctx, map[string]json.RawMessage{key: request})
+	return answers[key], err
+}
+
+// AskAll puts several requests to the client on the task at once, moves
+// the task to input_required and waits until every one is answered. The
+// client may answer them one at a time: an answered request leaves the
+// task's input requests at once, and the task stays input_required while
+// another is pending. Keys are unique over the task's life.
+func (h *Handle) AskAll(ctx context.Context, requests map[string]json.RawMessage) (map[string]json.RawMessage, error) {
 	_, err := h.update(ctx, func(t *Task) error {
-		if slices.Contains(t.Asked, key) {
-			return fmt.Errorf("input request key %q was used before", key)
+		for key := range requests {
+			if slices.Contains(t.Asked, key) {
+				return fmt.Errorf("input request key %q was used before", key)
+			}
 		}
-		t.Asked = append(t.Asked, key)
 		if t.InputRequests == nil {
 			t.InputRequests = map[string]json.RawMessage{}
 		}
-		t.InputRequests[key] = request
+		for key, request := range requests {
+			t.Asked = append(t.Asked, key)
+			t.InputRequests[key] = request
+		}
 		t.Status = InputRequired
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	answers := make(map[string]json.RawMessage, len(requests))
 	for {
 		ch := h.m.watchCh(h.id)
-		answer, done, err := h.take(ctx, key)
-		if done || err != nil {
-			return answer, err
+		if err := h.take(ctx, requests, answers); err != nil {
+			return nil, err
+		}
+		if len(answers) == len(requests) {
+			return answers, nil
 		}
 		if err := h.m.sleep(ctx, ch, time.Second); err != nil {
 			return nil, err
@@ -84,29 +101,30 @@ func (h *Handle) Ask(ctx context.Context, key string, request json.RawMessage) (
 	}
 }
 
-// take takes the answer to key if it came.
-func (h *Handle) take(ctx context.Context, key string) (json.RawMessage, bool, error) {
-	var answer json.RawMessage
+// take moves the answers that came to requests into answers.
+func (h *Handle) take(ctx context.Context, requests, answers map[string]json.RawMessage) error {
 	_, err := h.update(ctx, func(t *Task) error {
-		a, ok := t.InputResponses[key]
-		if !ok {
-			return errNoAnswer
+		got := false
+		for key := range requests {
+			a, ok := t.InputResponses[key]
+			if !ok {
+				continue
+			}
+			answers[key], got = a, true
+			delete(t.InputResponses, key)
 		}
-		answer = a
-		delete(t.InputResponses, key)
-		delete(t.InputRequests, key)
-		if len(t.InputRequests) == 0 {
-			t.Status = Working
+		if !got {
+			return errNoAnswer
 		}
 		return nil
 	})
 	switch {
 	case err == errNoAnswer:
-		return nil, false, nil
+		return nil
 	case err == ErrTerminal || err == ErrNotFound:
-		return nil, true, ErrInputCancelled
+		return ErrInputCancelled
 	}
-	return answer, err == nil, err
+	return err
 }
 
 var errNoAnswer = fmt.Errorf("no answer yet")

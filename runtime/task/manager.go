@@ -197,8 +197,9 @@ func (m *Manager) Cancel(ctx context.Context, owner, id string) (*Task, error) {
 	return t, nil
 }
 
-// Respond records answers to owner's task's outstanding input requests.
-// Answers to keys not outstanding are ignored.
+// Respond records answers to owner's task's outstanding input requests,
+// which stop being outstanding at once (the task is working again when
+// none is left). Answers to keys not outstanding are ignored.
 func (m *Manager) Respond(ctx context.Context, owner, id string, answers map[string]json.RawMessage) error {
 	if _, err := m.Get(ctx, owner, id); err != nil {
 		return err
@@ -210,8 +211,13 @@ func (m *Manager) Respond(ctx context.Context, owner, id string, answers map[str
 					t.InputResponses = map[string]json.RawMessage{}
 				}
 				t.InputResponses[k] = v
+				delete(t.InputRequests, k) // answered: no longer pending
 			}
 		}
+		if len(t.InputRequests) == 0 && t.Status == InputRequired {
+			t.Status = Working
+		}
+		t.UpdatedAt = time.Now().UTC()
 		return nil
 	})
 	if err == nil {

@@ -227,3 +227,42 @@ func TestTaskSerialisable(t *testing.T) {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
 }
+
+// TestAskAllPartial: questions asked together are all pending at once; an
+// answer to one removes it from the pending ones at once, the task stays
+// input_required until the last is answered, and the work gets every
+// answer.
+func TestAskAllPartial(t *testing.T) {
+	m := NewManager(Options{})
+	defer m.Close()
+	ctx := context.Background()
+	tk, _ := m.Start(ctx, "a", "tools/call", nil, 0, func(ctx context.Context, h *Handle) Outcome {
+		a, err := h.AskAll(ctx, map[string]json.RawMessage{"x": json.RawMessage(`1`), "y": json.RawMessage(`2`)})
+		if err != nil {
+			return Outcome{Error: &Error{Code: -32603, Message: err.Error()}}
+		}
+		b, _ := json.Marshal(a)
+		return Outcome{Result: b}
+	}, nil)
+	deadline := time.Now().Add(waitLimit)
+	for {
+		got, _ := m.Get(ctx, "a", tk.ID)
+		if got.Status == InputRequired && len(got.InputRequests) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never input_required with both questions: %+v", got)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = m.Respond(ctx, "a", tk.ID, map[string]json.RawMessage{"x": json.RawMessage(`"X"`)})
+	got, _ := m.Get(ctx, "a", tk.ID)
+	if got.Status != InputRequired || len(got.InputRequests) != 1 || got.InputRequests["y"] == nil {
+		t.Errorf("after answering x: %s %v; want input_required with y only", got.Status, got.InputRequests)
+	}
+	_ = m.Respond(ctx, "a", tk.ID, map[string]json.RawMessage{"y": json.RawMessage(`"Y"`)})
+	got, _ = m.Wait(ctx, "a", tk.ID)
+	if got.Status != Completed || string(got.Result) != `{"x":"X","y":"Y"}` {
+		t.Errorf("after both answers: %s %s", got.Status, got.Result)
+	}
+}

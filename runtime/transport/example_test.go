@@ -124,4 +124,9 @@ func TestTeamExample(t *testing.T) {
 	if got := handlertest.Text(callTool(t, ctx, cs, "collect_feedback", nil)); got != "No feedback given (decline)." {
 		t.Errorf("declined feedback: got %q", got)
 	}
+	answer.Store(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"detail": "full"}})
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "team://minutes/standup"})
+	if err != nil || res.Contents[0].Text != "# standup\n\nEveryone spoke; nothing was decided." {
+		t.Errorf("minutes: %v %v", res, err)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/net/netutil"
@@ -182,6 +183,8 @@ type HTTPHandler struct {
 	stopWait  context.CancelFunc // stops the resource watcher
 	// extraMethods are the methods the config adds to the SDK's
 	extraMethods []string
+	// shared keeps sessions in Redis (server.state.redis); nil without
+	shared *redisstate.Sessions
 }
 
 // NewHTTPHandler returns an http.Handler serving s. Every session shares
@@ -205,6 +208,13 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 		// Sessions for clients up to 2025-11-25, beside it (era.go).
 		stateful := &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: opts.MaxBody, Logger: s.Logger(),
 			DisableLocalhostProtection: true, EventStore: mcp.NewMemoryEventStore(nil)}
+		if st := s.SharedState(); st != nil {
+			// Any replica replays a stream's events and takes a session
+			// over when the replica that served it is gone.
+			stateful.EventStore = st.Events(stateful.EventStore)
+			stateful.SessionStore = adoptingStore{SessionStore: st.Sessions(), srv: s}
+			h.shared = st.Sessions()
+		}
 		if opts.SessionTimeout > 0 {
 			stateful.SessionTimeout = opts.SessionTimeout
 		}
@@ -360,3 +370,20 @@ func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HT
 }
 
 var _ http.Handler = (*HTTPHandler)(nil)
+
+// adoptingStore tells the server about each session it takes over from
+// the shared state, so that what mcpgen keeps of a session beside the
+// go-sdk (its log level) comes along.
+type adoptingStore struct {
+	mcp.SessionStore
+	srv *runtime.Server
+}
+
+// Load implements mcp.SessionStore.
+func (a adoptingStore) Load(ctx context.Context, id string) (*mcp.ServerSessionState, string, error) {
+	st, user, err := a.SessionStore.Load(ctx, id)
+	if err == nil && st != nil {
+		a.srv.AdoptSession(id, st)
+	}
+	return st, user, err
+}

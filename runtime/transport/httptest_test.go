@@ -63,7 +63,9 @@ func (p *probe) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, e
 		case <-p.release:
 		}
 	}
-	c.Notify.Log(ctx, slog.LevelWarn, "backend says", map[string]any{"k": 1})
+	if handlers.LogEnabled(ctx, c.Notify, slog.LevelWarn) { // as the builtin kinds do
+		c.Notify.Log(ctx, slog.LevelWarn, "backend says", map[string]any{"k": 1})
+	}
 	c.Notify.Progress(ctx, 3, 4, "backend progress")
 	return handlers.TextResult("probe ran"), nil
 }

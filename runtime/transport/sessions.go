@@ -64,6 +64,9 @@ func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 			return
 		case id != "":
 			h.alignVersion(r, id)
+			if h.shared != nil {
+				h.shared.Touch(r.Context(), id) // a session in use does not expire in Redis
+			}
 		}
 		next.ServeHTTP(w, r)
 	})

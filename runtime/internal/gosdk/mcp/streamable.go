@@ -163,6 +163,12 @@ type StreamableHTTPOptions struct {
 	// upon stream resumption.
 	EventStore EventStore
 
+	// SessionStore, if set, keeps the state of sessions outside the
+	// handler: a handler that does not know a session ID (a session opened
+	// by another process serving the same server) takes the session over
+	// from the store instead of answering 404.
+	SessionStore SessionStore
+
 	// SessionTimeout configures a timeout for idle sessions.
 	//
 	// When sessions receive no new HTTP requests from the client for this
@@ -561,6 +567,9 @@ func (h *StreamableHTTPHandler) lookupSession(w http.ResponseWriter, req *http.R
 	info = h.sessions[sessionID]
 	h.mu.Unlock()
 	if info == nil {
+		info = h.adoptSession(req, sessionID)
+	}
+	if info == nil {
 		http.Error(w, "session not found", http.StatusNotFound)
 		return nil, false
 	}
@@ -611,6 +620,9 @@ func (h *StreamableHTTPHandler) serveStatefulDELETE(w http.ResponseWriter, req *
 	}
 
 	sessInfo.session.Close()
+	if h.opts.SessionStore != nil {
+		_ = h.opts.SessionStore.Delete(req.Context(), sessionID)
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -658,6 +670,7 @@ func (h *StreamableHTTPHandler) serveStatefulPOST(w http.ResponseWriter, req *ht
 		EventStore:   h.opts.EventStore,
 		jsonResponse: h.opts.JSONResponse,
 		logger:       h.opts.Logger,
+		sessionStore: h.opts.SessionStore,
 	}
 
 	// Sessions without a session ID (GetSessionID returned "") are ephemeral:
@@ -683,7 +696,66 @@ func (h *StreamableHTTPHandler) serveStatefulPOST(w http.ResponseWriter, req *ht
 		return
 	}
 
+	// Capture the user ID from the token info to enable session hijacking
+	// prevention on subsequent requests.
+	var userID string
+	if tokenInfo := auth.TokenInfoFromContext(req.Context()); tokenInfo != nil {
+		userID = tokenInfo.UserID
+	}
+	sessInfo, err := h.startSession(req, server, transport, nil, userID)
+	if err != nil {
+		h.opts.Logger.Error(fmt.Sprintf("failed to connect: %v", err))
+		http.Error(w, "failed connection", http.StatusInternalServerError)
+		return
+	}
+	session := sessInfo.session
+	defer func() {
+		// If initialization failed, clean up the session (#578).
+		if session.InitializeParams() == nil {
+			session.Close()
+		}
+	}()
+
+	sessInfo.startPOST()
+	defer sessInfo.endPOST()
+	sessInfo.transport.ServeHTTP(w, req)
+}
+
+// adoptSession takes over the session sessionID from the SessionStore, if
+// there is one and it knows the session; it returns nil otherwise.
+func (h *StreamableHTTPHandler) adoptSession(req *http.Request, sessionID string) *sessionInfo {
+	if h.opts.SessionStore == nil {
+		return nil
+	}
+	state, userID, err := h.opts.SessionStore.Load(req.Context(), sessionID)
+	if err != nil || state == nil || state.InitializeParams == nil {
+		return nil
+	}
+	server := h.getServer(req)
+	if server == nil {
+		return nil
+	}
+	transport := &StreamableServerTransport{SessionID: sessionID, EventStore: h.opts.EventStore,
+		jsonResponse: h.opts.JSONResponse, logger: h.opts.Logger, sessionStore: h.opts.SessionStore}
+	h.mu.Lock()
+	info := h.sessions[sessionID]
+	h.mu.Unlock()
+	if info != nil { // adopted meanwhile by another request
+		return info
+	}
+	info, err = h.startSession(req, server, transport, state, userID)
+	if err != nil {
+		h.opts.Logger.Error(fmt.Sprintf("failed to adopt session: %v", err))
+		return nil
+	}
+	return info
+}
+
+// startSession connects server to a new transport of a stateful session of
+// userID, from state when it is not nil, and registers the session.
+func (h *StreamableHTTPHandler) startSession(req *http.Request, server *Server, transport *StreamableServerTransport, state *ServerSessionState, userID string) (*sessionInfo, error) {
 	connectOpts := &ServerSessionOptions{
+		State: state,
 		onClose: func() {
 			h.mu.Lock()
 			defer h.mu.Unlock()
@@ -702,16 +774,9 @@ func (h *StreamableHTTPHandler) serveStatefulPOST(w http.ResponseWriter, req *ht
 	// long-running stream.
 	session, err := connectStreamable(req.Context(), server, transport, connectOpts)
 	if err != nil {
-		h.opts.Logger.Error(fmt.Sprintf("failed to connect: %v", err))
-		http.Error(w, "failed connection", http.StatusInternalServerError)
-		return
+		return nil, err
 	}
-	// Capture the user ID from the token info to enable session hijacking
-	// prevention on subsequent requests.
-	var userID string
-	if tokenInfo := auth.TokenInfoFromContext(req.Context()); tokenInfo != nil {
-		userID = tokenInfo.UserID
-	}
+	transport.connection.userID = userID
 	sessInfo := &sessionInfo{
 		session:   session,
 		transport: transport,
@@ -727,16 +792,7 @@ func (h *StreamableHTTPHandler) serveStatefulPOST(w http.ResponseWriter, req *ht
 	h.mu.Lock()
 	h.sessions[transport.SessionID] = sessInfo
 	h.mu.Unlock()
-	defer func() {
-		// If initialization failed, clean up the session (#578).
-		if session.InitializeParams() == nil {
-			session.Close()
-		}
-	}()
-
-	sessInfo.startPOST()
-	defer sessInfo.endPOST()
-	sessInfo.transport.ServeHTTP(w, req)
+	return sessInfo, nil
 }
 
 func streamableAccepts(values []string) (jsonOK, streamOK bool) {
@@ -834,6 +890,9 @@ type StreamableServerTransport struct {
 
 	// connection is non-nil if and only if the transport has been connected.
 	connection *streamableServerConn
+
+	// sessionStore hears the session's state whenever it changes.
+	sessionStore SessionStore
 }
 
 // Connect implements the [Transport] interface.
@@ -852,6 +911,7 @@ func (t *StreamableServerTransport) Connect(ctx context.Context) (Connection, er
 		done:                        make(chan struct{}),
 		streams:                     make(map[string]*stream),
 		requestStreams:              make(map[jsonrpc.ID]string),
+		sessionStore:                t.sessionStore,
 	}
 	// Stream 0 corresponds to the standalone SSE stream.
 	//
@@ -880,6 +940,8 @@ type streamableServerConn struct {
 	stateless    bool
 	jsonResponse bool
 	eventStore   EventStore
+	sessionStore SessionStore
+	userID       string // whose session it is, for sessionStore
 
 	// shouldPropagateCancellation is true when the underlying HTTP request's
 	// lifetime IS the connection's cancellation signal (e.g., a stateless
@@ -924,6 +986,28 @@ type streamableServerConn struct {
 
 func (c *streamableServerConn) SessionID() string {
 	return c.sessionID
+}
+
+// sessionUpdated implements serverConnection: the new state goes to the
+// session store, if any.
+func (c *streamableServerConn) sessionUpdated(state ServerSessionState) {
+	if c.sessionStore != nil && c.sessionID != "" {
+		_ = c.sessionStore.Store(context.Background(), c.sessionID, c.userID, &state)
+	}
+}
+
+// A SessionStore keeps the state of stateful sessions, so that a
+// [StreamableHTTPHandler] other than the one that opened a session can take
+// it over (see [StreamableHTTPOptions.SessionStore]). Its methods must be
+// safe for use by multiple goroutines.
+type SessionStore interface {
+	// Load returns the state of the session and the ID of the user it
+	// belongs to ("" for none), or a nil state when it is unknown.
+	Load(ctx context.Context, sessionID string) (*ServerSessionState, string, error)
+	// Store records the state of the session of the user userID.
+	Store(ctx context.Context, sessionID, userID string, state *ServerSessionState) error
+	// Delete forgets the session: the client ended it.
+	Delete(ctx context.Context, sessionID string) error
 }
 
 // propagateCancellation implements [cancellationPropagator]. It returns true
