@@ -59,6 +59,10 @@ type BuildOptions struct {
 	// Cache keeps the results of tools that declare `cache`; nil keeps them
 	// in memory (cache.NewMemory, sized by server.cache.max_bytes).
 	Cache cache.Store
+	// Previous is the server a reload replaces: the shared backends whose
+	// settings did not change are taken from it, open, rather than opened
+	// again (Live.Swap hands them over).
+	Previous *Server
 	// Slots holds the concurrency limits of tools and backends; nil keeps
 	// them in memory (bulkhead.NewMemory), right for one replica.
 	Slots bulkhead.Slots
@@ -337,9 +341,16 @@ func (b *builder) openBackends(f *load.File) {
 			b.backends[name] = broken
 			continue
 		}
-		entry := &backendEntry{kind: h.Kind, value: cfg.Open(env)}
-		if c, ok := entry.value.(io.Closer); ok {
-			b.srv.closers = append(b.srv.closers, c) // closed with the server, or now if the build fails
+		key := backendKey(f, h)
+		entry := &backendEntry{kind: h.Kind}
+		if v, ok := b.reuseBackend(name, key); ok {
+			entry.value = v
+		} else {
+			entry.value = cfg.Open(env)
+			if c, ok := entry.value.(io.Closer); ok {
+				b.srv.closers = append(b.srv.closers, c) // closed with the server, or now if the build fails
+			}
+			b.srv.carry[name] = &carried{key: key, value: entry.value}
 		}
 		if entry.value == nil {
 			entry.value, entry.err = nil, fmt.Errorf("backend %q: %w", name, handlers.ErrBackendFailed)

@@ -16,6 +16,7 @@ var ErrNoDryRun = errors.New("this tool's handler has no dry run")
 // doing it (`mcpgen call --dry-run`): for an http tool, the exact request
 // with secrets masked. Arguments are validated as for a call.
 func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, error) {
+	s = s.now()
 	t, ok := s.toolIndex[name]
 	if !ok {
 		return "", errors.New(s.unknownTool(name))

@@ -77,6 +77,7 @@ func (s *Server) AdoptSession(id string, st *mcp.ServerSessionState) {
 // tool has no steps, and the session with this ID ("" for none) asked for
 // no logs. A transport may then answer it without an event stream.
 func (s *Server) QuietCall(tool, sessionID string) bool {
+	s = s.now()
 	t, ok := s.toolIndex[tool]
 	return ok && len(t.steps) == 0 && (sessionID == "" || !s.logLevels.setBySession(sessionID))
 }

@@ -52,8 +52,26 @@ func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, v
 }
 
 // Probes returns the readiness probes of the backends that declare
-// `readiness`, for /readyz.
-func (s *Server) Probes() []observe.Probe { return s.probes }
+// `readiness`, for /readyz. Under Live, each probes the backend of that
+// name in the config being served, whichever reload opened it.
+func (s *Server) Probes() []observe.Probe {
+	if s.live == nil {
+		return s.probes
+	}
+	out := slices.Clone(s.probes)
+	for i := range out {
+		name := out[i].Name
+		out[i].Check = func(ctx context.Context) error {
+			for _, p := range s.live.Current().probes {
+				if p.Name == name {
+					return p.Check(ctx)
+				}
+			}
+			return nil // no longer in the config: nothing to wait for
+		}
+	}
+	return out
+}
 
 // metricNames returns the names that metrics may use as label values: the
 // tools, and the backends tools report to (a named backend, or the kind of

@@ -17,6 +17,7 @@ import (
 // NeedScopes returns the scopes an MCP request needs for its item: the
 // tool or prompt called, the resource read (an auth.NeedFunc).
 func (s *Server) NeedScopes(method, name string) []string {
+	s = s.now()
 	switch method {
 	case "tools/call":
 		if t, ok := s.toolIndex[name]; ok {

@@ -53,11 +53,14 @@ type Server struct {
 	tls       *spec.TLS   // certificate files, resolved; nil for plain HTTP
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
-	backends   map[string]any // opened shared backends, by name
-	logLevels  logLevels      // what each session asked for
-	toolsPage  int            // tools per tools/list page; 0 for toolsPageSize (tests)
-	identity   *identity      // who callers are, as expressions see them
-	limits     limits         // rate limits of tool calls
+	backends   map[string]any      // opened shared backends, by name
+	logLevels  *logLevels          // what each session asked for
+	live       *Live               // reloads this server's config; nil for none
+	carry      map[string]*carried // shared backends by name, for a reload to take over
+	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
+	toolsPage  int                 // tools per tools/list page; 0 for toolsPageSize (tests)
+	identity   *identity           // who callers are, as expressions see them
+	limits     limits              // rate limits of tool calls
 	obs        *observe.Observer
 	ops        operate // result cache and concurrency limits
 	probes     []observe.Probe
@@ -74,7 +77,7 @@ type Server struct {
 func newServer(logger *slog.Logger) *Server {
 	index := map[string]*tool{} // the same map until Select narrows toolIndex
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
-		backends: map[string]any{}, identity: newIdentity(),
+		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
 		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
 		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }
@@ -83,6 +86,7 @@ func newServer(logger *slog.Logger) *Server {
 // e.g. a database) and returns the result by backend name: nil for one
 // that answers. Backends that cannot be checked are left out.
 func (s *Server) Ping(ctx context.Context) map[string]error {
+	s = s.now()
 	out := map[string]error{}
 	for name, b := range s.backends {
 		if p, ok := b.(handlers.Pinger); ok {
@@ -123,25 +127,14 @@ func (s *Server) Close() error {
 
 // MCP returns a go-sdk server with everything registered. Capabilities follow
 // the config: prompts, resources and completions are declared only when the
-// config has them; logging always.
+// config has them; logging always. A server that Live reloads returns the
+// one server Live serves every config on.
 func (s *Server) MCP() *mcp.Server {
-	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
-	if len(s.tools) > 0 {
-		caps.Tools = &mcp.ToolCapabilities{}
+	if s.live != nil {
+		return s.live.srv
 	}
-	if len(s.prompts) > 0 {
-		caps.Prompts = &mcp.PromptCapabilities{}
-	}
-	if len(s.resources)+len(s.templates) > 0 || s.spill != nil {
-		caps.Resources = &mcp.ResourceCapabilities{}
-	}
-	s.addExtensions(caps)
-	s.appCapability(caps)
-	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps,
-		SetCacheable: s.setCacheable, HeaderTool: s.headerTool}
-	if s.logger.Enabled(context.Background(), slog.LevelDebug) {
-		opts.Logger = s.logger // the SDK's session events are debugging detail
-	}
+	caps := s.capabilities()
+	opts := s.serverOptions(caps)
 	if caps.Resources != nil {
 		// The go-sdk tracks subscriptions; WatchResources reports changes.
 		caps.Resources.Subscribe = true
@@ -152,21 +145,10 @@ func (s *Server) MCP() *mcp.Server {
 		caps.Completions = &mcp.CompletionCapabilities{}
 		opts.CompletionHandler = s.complete
 	}
-	if s.tasks != nil {
-		caps.Tasks = taskCapabilities()
-	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title,
-		Description: s.info.Description, WebsiteURL: s.info.WebsiteURL, Icons: s.info.Icons}, opts)
-	srv.AddReceivingMiddleware(s.logLevels.middleware)
-	if len(s.tools) > 0 {
-		srv.AddReceivingMiddleware(s.toolsMiddleware)
-		srv.AddReceivingMiddleware(s.operateMiddleware) // outside: a cached call reaches no tool
-	}
-	srv.AddReceivingMiddleware(s.callerMiddleware) // outside the others: they see the caller
-	srv.AddReceivingMiddleware(s.observeMiddleware)
+	srv := mcp.NewServer(s.implementation(), opts)
+	srv.AddReceivingMiddleware(s.wrap)
 	if s.tasks != nil {
 		s.addTaskMethods(srv)
-		srv.AddReceivingMiddleware(discoverTasks)
 	}
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -179,9 +161,7 @@ func (s *Server) MCP() *mcp.Server {
 		})
 	}
 	if s.spill != nil {
-		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: spillTemplate, Name: "result_pages",
-			Description: "The pages of a tool result too long for one answer, as its resource links give them.",
-			MIMEType:    "text/plain"}, s.readSpill)
+		srv.AddResourceTemplate(spillResource(), s.readSpill)
 	}
 	for _, r := range s.templates {
 		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -189,6 +169,63 @@ func (s *Server) MCP() *mcp.Server {
 		})
 	}
 	return srv
+}
+
+// spillResource is the template of the pages of long results.
+func spillResource() *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{URITemplate: spillTemplate, Name: "result_pages",
+		Description: "The pages of a tool result too long for one answer, as its resource links give them.",
+		MIMEType:    "text/plain"}
+}
+
+// capabilities are those the config declares, before completions and
+// subscriptions.
+func (s *Server) capabilities() *mcp.ServerCapabilities {
+	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+	if len(s.tools) > 0 {
+		caps.Tools = &mcp.ToolCapabilities{}
+	}
+	if len(s.prompts) > 0 {
+		caps.Prompts = &mcp.PromptCapabilities{}
+	}
+	if len(s.resources)+len(s.templates) > 0 || s.spill != nil {
+		caps.Resources = &mcp.ResourceCapabilities{}
+	}
+	s.addExtensions(caps)
+	s.appCapability(caps)
+	if s.tasks != nil {
+		caps.Tasks = taskCapabilities()
+	}
+	return caps
+}
+
+func (s *Server) serverOptions(caps *mcp.ServerCapabilities) *mcp.ServerOptions {
+	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps,
+		SetCacheable: s.setCacheable, HeaderTool: s.headerTool}
+	if s.logger.Enabled(context.Background(), slog.LevelDebug) {
+		opts.Logger = s.logger // the SDK's session events are debugging detail
+	}
+	return opts
+}
+
+func (s *Server) implementation() *mcp.Implementation {
+	return &mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title,
+		Description: s.info.Description, WebsiteURL: s.info.WebsiteURL, Icons: s.info.Icons}
+}
+
+// wrap puts the server's own middleware around next, the outermost last.
+func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
+	h := s.logLevels.middleware(next)
+	if len(s.tools) > 0 {
+		h = s.toolsMiddleware(h)
+		h = s.operateMiddleware(h) // outside: a cached call reaches no tool
+	}
+	h = s.callerMiddleware(h) // outside the others: they see the caller
+	h = s.observeMiddleware(h)
+	if s.tasks != nil {
+		h = discoverTasks(h)
+	}
+	return h
 }
 
 // notifier sends a call's logs and progress to the session that made it.

@@ -139,7 +139,7 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 		changed = statusNotifier(req.Session)
 	}
 	caps := req.ClientCapabilities()
-	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: &s.logLevels, caps: caps},
+	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps},
 		modern: modern}
 	var work task.Work
 	if modern {

@@ -158,7 +158,7 @@ func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallTool
 	if !round.begin(ctx, s, "tool", t.def.Name, args) {
 		return nil, nil, round.protoErr
 	}
-	n := &notifier{req: req, logger: t.def.Name, levels: &s.logLevels, caps: caps}
+	n := &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps}
 	data := map[string]any{"args": args, authName: who}
 	upTo := t.taskAfter + 1
 	err = s.runSteps(ctx, t.def.Name, t.steps[:upTo], data, n, round)

@@ -32,7 +32,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(req.Params.Name)}
 	}
-	n := &notifier{req: req, logger: t.def.Name, levels: &s.logLevels}
+	n := &notifier{req: req, logger: t.def.Name, levels: s.logLevels}
 	var round *inputRound
 	if t.interactive || len(t.requires) > 0 {
 		// An older client's session may not know what it declared (a

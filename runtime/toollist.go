@@ -95,6 +95,7 @@ func (s *Server) headerTool(name string) *mcp.Tool {
 // name of its shared backend, or its handler's kind. Package transport caps
 // the calls running at once on each.
 func (s *Server) ToolBackends() map[string]string {
+	s = s.now()
 	out := map[string]string{}
 	for _, t := range s.tools {
 		if t.backend != "" {

@@ -118,6 +118,13 @@ func (ws *watchSet) changed() []string {
 // only to the sessions that subscribed to that URI; srv is the server MCP
 // returned, which the transport serves.
 func (s *Server) WatchResources(ctx context.Context, srv *mcp.Server) {
+	if s.live != nil {
+		return // Live watches the files of the config it serves
+	}
+	s.watchResources(ctx, srv)
+}
+
+func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
 	if !s.watches() {
 		return
 	}

@@ -35,6 +35,7 @@ func commands() []command {
 	return []command{
 		{"init", "write a starter config and its tests, and print client snippets", runInit},
 		{"serve", "serve a config over stdio or Streamable HTTP", runServe},
+		{"dev", "serve a config with live reload and a web page to try its tools", runDev},
 		{"validate", "check configs and report every problem", runValidate},
 		{"call", "call one tool and print its result", runCall},
 		{"test", "run the behaviour tests of configs (NAME.test.yaml, or tests: in a config)", runTest},

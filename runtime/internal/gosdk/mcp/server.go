@@ -660,6 +660,15 @@ func (s *Server) RemoveResourceTemplates(uriTemplates ...string) {
 	s.changeAndNotify(notificationResourceListChanged, func() bool { return s.resourceTemplates.remove(uriTemplates...) })
 }
 
+// NotifyToolListChanged tells every client that the server's tools changed,
+// as AddTool and RemoveTools do: notifications/tools/list_changed to
+// sessions before 2026-07-28, and through subscriptions/listen to those
+// that asked for it. It is for a server that answers tools/list itself
+// (a middleware) rather than from tools added to it.
+func (s *Server) NotifyToolListChanged() {
+	s.changeAndNotify(notificationToolListChanged, func() bool { return true })
+}
+
 func (s *Server) capabilities() *ServerCapabilities {
 	s.mu.Lock()
 	defer s.mu.Unlock()

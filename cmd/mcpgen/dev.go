@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/devpage"
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/reload"
+	"github.com/mcpgen/mcpgen/runtime/transport"
+)
+
+// runDev serves the config over Streamable HTTP on the loopback interface,
+// reloads it when its files change, and serves beside it a page to try
+// every tool, resource and prompt, at a URL with a random token.
+func runDev(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("dev [--addr 127.0.0.1:PORT] [--log-level LEVEL] FILE...", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:0", "listen at ADDR, a loopback address (port 0: any free port)")
+	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
+	files, status, done := parseFlags(fs, args, std)
+	if done {
+		return status
+	}
+	if len(files) == 0 {
+		return usageError(std.err, "dev", "no config file given")
+	}
+	if !runtime.LoopbackAddr(*addr) {
+		return usageError(std.err, "dev", fmt.Sprintf("--addr %s is not a loopback address; the page is for this machine only", *addr))
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return usageError(std.err, "dev", fmt.Sprintf("unknown log level %q", *level))
+	}
+	logger := slog.New(slog.NewTextHandler(std.err, &slog.HandlerOptions{Level: lv}))
+	obs := &observe.Observer{Metrics: observe.NewMetrics()}
+	var dev *devpage.Dev
+	rl, ds := reload.Start(reload.Options{Paths: files, Logger: logger, Metrics: obs.Metrics, Compile: compile,
+		Build: runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs},
+		OnBuild: func(ds load.Diagnostics, ok bool) {
+			if dev != nil {
+				dev.Built(ds, ok)
+			}
+		}}, true)
+	for _, d := range ds {
+		fmt.Fprintln(std.err, d)
+	}
+	defer rl.Close()
+	srv := rl.Server()
+	dev = devpage.Register(srv.MCP(), srv)
+	dev.Built(ds, ds.Errors() == 0)
+	return serveDev(ctx, rl, dev, *addr, std, logger)
+}
+
+// serveDev listens at addr and serves the page and the MCP endpoint until
+// ctx is canceled, reloading the config as its files change.
+func serveDev(ctx context.Context, rl *reload.Reloader, _ *devpage.Dev, addr string, std stdio, logger *slog.Logger) int {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		logger.Error("listening", "addr", addr, "err", err)
+		return exitError
+	}
+	token := devpage.NewToken()
+	h := transport.NewHTTPHandler(rl.Server(), transport.HTTPOptions{})
+	hs := &http.Server{Handler: devpage.Handler(token, h), ReadHeaderTimeout: 10 * time.Second}
+	base := fmt.Sprintf("http://%s/%s/", ln.Addr(), token)
+	fmt.Fprintf(std.err, "mcpgen dev: open %s\nMCP clients connect to %smcp\nWatching %d files; Ctrl-C stops.\n",
+		base, base, len(rl.Files()))
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	reloadOn(watchCtx, rl, true)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		logger.Error("serving", "err", err)
+		h.Close()
+		return exitError
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = h.Shutdown(shut)
+	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		logger.Warn("shutting down", "err", err)
+	}
+	return exitOK
+}

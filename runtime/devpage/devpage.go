@@ -1,0 +1,163 @@
+// Package devpage is the web page of `mcpgen dev`: a plain MCP client of
+// the server it is served beside, in the browser, to try every tool,
+// resource and prompt of a config while editing it.
+//
+// The page speaks Streamable HTTP to the server like any client. What it
+// needs beyond the config's own tools, resources and prompts is two
+// resources that only `mcpgen dev` serves: StatusURI (the current config
+// errors, updated through resources/subscribe) and the DryRunTemplate
+// (the exact backend request a call would make). Everything the page uses
+// is embedded in the binary.
+package devpage
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Resources only `mcpgen dev` serves.
+const (
+	// StatusURI is the state of the config: JSON {ok, builds, problems}.
+	StatusURI = "mcpgen-dev://status"
+	// DryRunTemplate shows what calling tool with the JSON object args
+	// would send to its backend, without sending it.
+	DryRunTemplate = "mcpgen-dev://dry-run/{tool}{?args}"
+)
+
+//go:embed static
+var static embed.FS
+
+// Problem is one diagnostic of the config, as the page shows it.
+type Problem struct {
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	Severity string `json:"severity"`
+	// Text is the whole diagnostic as `mcpgen validate` prints it:
+	// file:line:col: path: message; hint.
+	Text string `json:"text"`
+}
+
+// Status is what StatusURI reads.
+type Status struct {
+	// OK is false when the config on disk does not build; the last good
+	// one is served meanwhile.
+	OK bool `json:"ok"`
+	// Builds counts the builds so far, good or not.
+	Builds   int       `json:"builds"`
+	Problems []Problem `json:"problems"`
+}
+
+// DryRunner is what the dry-run resource asks: the server being served.
+type DryRunner interface {
+	DryRun(ctx context.Context, tool string, args []byte) (string, error)
+}
+
+// Dev holds the page's state and serves its resources.
+type Dev struct {
+	srv *mcp.Server
+	dry DryRunner
+	mu  sync.Mutex
+	st  Status
+}
+
+// Register adds the page's resources to srv, the server the page's MCP
+// endpoint serves; dry answers the dry-run resource.
+func Register(srv *mcp.Server, dry DryRunner) *Dev {
+	d := &Dev{srv: srv, dry: dry, st: Status{OK: true, Problems: []Problem{}}}
+	srv.AddResource(&mcp.Resource{URI: StatusURI, Name: "mcpgen-dev-status", MIMEType: "application/json",
+		Description: "mcpgen dev: the errors of the config on disk."}, d.readStatus)
+	srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: DryRunTemplate, Name: "mcpgen-dev-dry-run",
+		MIMEType: "text/plain", Description: "mcpgen dev: what a call would send to its backend."}, d.readDryRun)
+	return d
+}
+
+// Built records the outcome of a build and tells the page.
+func (d *Dev) Built(ds load.Diagnostics, ok bool) {
+	d.mu.Lock()
+	d.st.Builds++
+	d.st.OK = ok
+	d.st.Problems = problems(ds)
+	d.mu.Unlock()
+	_ = d.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: StatusURI})
+}
+
+func problems(ds load.Diagnostics) []Problem {
+	out := []Problem{}
+	for _, dg := range ds {
+		out = append(out, Problem{File: dg.File, Line: dg.Line, Col: dg.Col, Severity: string(dg.Severity), Text: dg.String()})
+	}
+	return out
+}
+
+func (d *Dev) readStatus(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	d.mu.Lock()
+	b, err := json.Marshal(d.st)
+	d.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: StatusURI, MIMEType: "application/json", Text: string(b)}}}, nil
+}
+
+func (d *Dev) readDryRun(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "mcpgen-dev" || u.Host != "dry-run" {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	tool := strings.TrimPrefix(u.Path, "/")
+	args := u.Query().Get("args")
+	if args == "" {
+		args = "{}"
+	}
+	text, err := d.dry.DryRun(ctx, tool, []byte(args))
+	if err != nil {
+		text = "no dry run: " + err.Error()
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
+}
+
+// NewToken returns a random token for the page's URL: only who was given
+// the URL reaches the page and its MCP endpoint.
+func NewToken() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Handler serves the page at /TOKEN/ and mcpHandler at /TOKEN/mcp; any
+// other path is 404, so that a local page or process without the token
+// reaches nothing.
+func Handler(token string, mcpHandler http.Handler) http.Handler {
+	files, _ := fs.Sub(static, "static")
+	page := http.StripPrefix("/"+token, http.FileServerFS(files))
+	prefix := "/" + token + "/"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/"+token:
+			http.Redirect(w, r, prefix, http.StatusFound)
+		case r.URL.Path == prefix+"mcp":
+			r2 := r.Clone(r.Context())
+			r2.URL.Path = "/mcp"
+			mcpHandler.ServeHTTP(w, r2)
+		case strings.HasPrefix(r.URL.Path, prefix):
+			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'")
+			w.Header().Set("Cache-Control", "no-store")
+			page.ServeHTTP(w, r)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}

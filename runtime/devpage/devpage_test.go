@@ -1,0 +1,123 @@
+package devpage
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestHandlerNeedsToken: the page and the MCP endpoint answer only under
+// the token; every other path is 404.
+func TestHandlerNeedsToken(t *testing.T) {
+	mcpHit := false
+	h := Handler("tok", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mcpHit = r.URL.Path == "/mcp"
+	}))
+	for _, tt := range []struct {
+		path string
+		code int
+	}{
+		{"/tok/", 200}, {"/tok/app.js", 200}, {"/tok", 302}, {"/", 404}, {"/mcp", 404},
+		{"/other/", 404}, {"/other/mcp", 404}, {"/tokx/", 404},
+	} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		if rec.Code != tt.code {
+			t.Errorf("GET %s: %d, want %d", tt.path, rec.Code, tt.code)
+		}
+		if tt.path == "/tok/" && !strings.Contains(rec.Header().Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Errorf("no content security policy on the page")
+		}
+	}
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/tok/mcp", nil))
+	if !mcpHit {
+		t.Error("/tok/mcp did not reach the MCP handler at /mcp")
+	}
+	if a, b := NewToken(), NewToken(); len(a) != 32 || a == b {
+		t.Errorf("tokens %q %q", a, b)
+	}
+}
+
+// TestPageIsSelfContained: nothing the page loads comes from elsewhere.
+func TestPageIsSelfContained(t *testing.T) {
+	ext := regexp.MustCompile(`(?i)(https?:)?//[a-z0-9.-]+\.[a-z]{2,}|@import|<script[^>]+src="[^"]*:`)
+	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, _ := static.ReadFile(p)
+		if m := ext.Find(b); m != nil {
+			t.Errorf("%s refers to %q", p, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+type dry struct{}
+
+func (dry) DryRun(_ context.Context, tool string, args []byte) (string, error) {
+	return "GET /" + tool + " " + string(args), nil
+}
+
+// TestResources: the status resource reflects the last build and tells
+// subscribers when it changes; the dry-run template passes the tool and
+// its arguments through.
+func TestResources(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{
+		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
+		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil }})
+	d := Register(srv, dry{})
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	updated := make(chan string, 1)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }}).
+		Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}) // the page's version
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: StatusURI}); err != nil {
+		t.Fatal(err)
+	}
+	d.Built(load.Diagnostics{{File: "a.yaml", Line: 3, Col: 5, Path: "tools[0]", Message: "bad", Severity: load.Error}}, false)
+	if uri := <-updated; uri != StatusURI {
+		t.Errorf("updated %q", uri)
+	}
+	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: StatusURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got Status
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.OK || got.Builds != 1 || len(got.Problems) != 1 || got.Problems[0].Text != "a.yaml:3:5: tools[0]: bad" {
+		t.Errorf("status %+v", got)
+	}
+	uri := "mcpgen-dev://dry-run/forecast?args=" + url.QueryEscape(`{"city":"Oslo"}`)
+	res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Contents[0].Text; text != `GET /forecast {"city":"Oslo"}` {
+		t.Errorf("dry run %q", text)
+	}
+}
