@@ -109,7 +109,7 @@ func (l *Limits) resolve(base limits) limits {
 // read only the environment. It reports false after an error.
 func backendHeaders(env handlers.BuildEnv, m map[string]spec.Value) (map[string]string, bool) {
 	out := make(map[string]string, len(m))
-	for _, p := range compileParams(env, "headers", m) {
+	for _, p := range compileParams(env, "headers", m, nil) {
 		if p.val == nil {
 			continue // reported
 		}

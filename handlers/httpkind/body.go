@@ -33,17 +33,17 @@ func (h *handler) compileBody(env handlers.BuildEnv, b *Body) *bodyBuilder {
 	bb := &bodyBuilder{ctype: b.ContentType}
 	switch {
 	case !b.JSON.IsZero():
-		bb.kind, bb.value = "json", env.Compile("body.json", &b.JSON, nil)
+		bb.kind, bb.value = "json", env.Compile("body.json", &b.JSON, requestVars)
 	case !b.Raw.IsZero():
-		bb.kind, bb.value = "raw", env.Compile("body.raw", &b.Raw, nil)
+		bb.kind, bb.value = "raw", env.Compile("body.raw", &b.Raw, requestVars)
 	case b.Form != nil:
-		bb.kind, bb.form = "form", compileParams(env, "body.form", b.Form)
+		bb.kind, bb.form = "form", compileParams(env, "body.form", b.Form, requestVars)
 	default:
 		bb.kind = "multipart"
 		for i, p := range b.Multipart {
 			f := fmt.Sprintf("body.multipart[%d]", i)
 			bb.parts = append(bb.parts, &part{name: p.Name, ctype: p.ContentType,
-				val: env.Compile(f+".value", &p.Value, nil), filename: env.Compile(f+".filename", &p.Filename, nil)})
+				val: env.Compile(f+".value", &p.Value, requestVars), filename: env.Compile(f+".filename", &p.Filename, requestVars)})
 		}
 	}
 	if bb.ctype != "" && bb.kind == "multipart" {

@@ -23,7 +23,7 @@ type defaults struct {
 // compileDefaults compiles a backend's tool defaults once, reporting
 // problems at the backend.
 func compileDefaults(env handlers.BuildEnv, d *ToolDefaults) *defaults {
-	out := &defaults{override: d.MethodOverride, query: compileParams(env, "query", d.Query),
+	out := &defaults{override: d.MethodOverride, query: compileParams(env, "query", d.Query, nil),
 		success: parseStatuses(env, "success", d.Success)}
 	for i, r := range d.Errors {
 		out.errors = append(out.errors, compileRule(env, fmt.Sprintf("errors[%d]", i), r))

@@ -55,6 +55,16 @@ var responseType = types.Map{
 // responseVars are the names expressions over a response see.
 var responseVars = types.Map{"response": responseType}
 
+// pageType types `page` in a request's expressions: the cursor `next`
+// gave for the page being asked for (null for the first) and its number.
+var pageType = types.Map{"cursor": types.Any, "number": types.Int64}
+
+// requestVars are the names a request's expressions see besides a call's.
+var requestVars = types.Map{"page": pageType}
+
+// pagingVars are the names `pagination.next` and `items` see.
+var pagingVars = types.Map{"response": responseType, "page": pageType}
+
 // handler answers the calls of one tool.
 type handler struct {
 	be          *backend
@@ -76,6 +86,9 @@ type handler struct {
 	// pageInherited: page is the backend's, which a response whose items
 	// are not a list does not use
 	pageInherited bool
+	// pageInRequest: the request reads `page`, so each page's request is
+	// built again with the cursor (a cursor inside a query string, say)
+	pageInRequest bool
 	poll          *poller  // nil: a 202 is the answer
 	forward       []string // the backend's forward_headers and the tool's
 	redact        func(string) string
@@ -113,6 +126,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	if h.be != nil {
 		h.inherit(env, c)
 	}
+	h.checkPageInRequest(env)
 	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
 	h.checkAnnotations(env)
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
@@ -162,10 +176,10 @@ func (h *handler) compileRequest(env handlers.BuildEnv, c *Config) {
 		} else if strings.ContainsAny(exprRE.ReplaceAllString(c.Path.Node.Value, ""), "?#") {
 			env.Diag("path", "the path must not hold a query or fragment; use query")
 		}
-		h.path = env.Compile("path", &c.Path, nil)
+		h.path = env.Compile("path", &c.Path, requestVars)
 	}
-	h.queryParams = compileParams(env, "query", c.Query)
-	h.headers = compileParams(env, "headers", c.Headers)
+	h.queryParams = compileParams(env, "query", c.Query, requestVars)
+	h.headers = compileParams(env, "headers", c.Headers, requestVars)
 	for _, p := range h.headers {
 		value := ""
 		if p.val != nil && p.val.IsConst() {
@@ -206,11 +220,11 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 }
 
 // compileParams compiles a mapping of names to values, sorted by name.
-func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value) []param {
+func compileParams(env handlers.BuildEnv, field string, m map[string]spec.Value, vars types.Map) []param {
 	var out []param
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		v := m[name]
-		out = append(out, param{name: name, val: env.Compile(field+"."+name, &v, nil)})
+		out = append(out, param{name: name, val: env.Compile(field+"."+name, &v, vars)})
 	}
 	return out
 }

@@ -57,13 +57,13 @@ func compilePager(env handlers.BuildEnv, p *Pagination, body *Body, checkBody bo
 	if pg.maxPages <= 0 {
 		pg.maxPages = DefaultMaxPages
 	}
-	pg.next = env.Compile("pagination.next", &p.Next, responseVars)
+	pg.next = env.Compile("pagination.next", &p.Next, pagingVars)
 	if pg.follow && pg.next != nil && pg.next.IsConst() && !p.Next.IsZero() {
 		env.Diag("pagination.next", "next is the same for every page, so pagination cannot advance; "+
 			"read it from the response, e.g. ${{ response.body.next_cursor }}")
 	}
 	if !p.Items.IsZero() {
-		pg.items = env.Compile("pagination.items", &p.Items, responseVars)
+		pg.items = env.Compile("pagination.items", &p.Items, pagingVars)
 	}
 	return pg
 }
@@ -176,7 +176,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 			return h.render(vars, map[string]any{"items": items, "pages": int64(page), "more": true}, nil)
 		}
 		prevNext = next
-		if out, err = h.nextRequest(out, x, next); err != nil {
+		if out, err = h.nextRequest(vars, out, x, next, page+1); err != nil {
 			return nil, err
 		}
 	}
@@ -191,9 +191,21 @@ func (h *handler) stopped(vars map[string]any, items []any, pages int, note stri
 // errForeignLink refuses a next link to another host.
 var errForeignLink = errors.New("pagination.next: the next page is on another host; not followed")
 
-// nextRequest is out for the next page: the cursor (x, as text next) in
-// its query parameter, body field or header, or the link as the URL.
-func (h *handler) nextRequest(out *outgoing, x any, next string) (*outgoing, error) {
+// nextRequest is out for the next page (number page): built again with
+// `page` when the request reads it, and the cursor (x, as text next) in its
+// query parameter, body field or header, or the link as the URL.
+func (h *handler) nextRequest(vars map[string]any, out *outgoing, x any, next string, page int) (*outgoing, error) {
+	if h.pageInRequest {
+		vars["page"] = map[string]any{"cursor": x, "number": int64(page)}
+		rebuilt, err := h.build(vars)
+		if err != nil {
+			return nil, fmt.Errorf("page %d: %w", page, err)
+		}
+		if pg := h.page; pg.param == "" && pg.header == "" && pg.field == nil {
+			return rebuilt, nil // the request carries the cursor itself
+		}
+		out = rebuilt
+	}
 	n := *out
 	switch pg := h.page; {
 	case pg.param != "":
@@ -268,4 +280,48 @@ func describe(x any) string {
 		return "a number"
 	}
 	return "a value"
+}
+
+// checkPageInRequest notes whether the request reads `page`, which only a
+// tool that follows pages sets.
+func (h *handler) checkPageInRequest(env handlers.BuildEnv) {
+	field := h.pageField()
+	if field == "" {
+		return
+	}
+	if h.page == nil || !h.page.follow {
+		env.Diag(field, "page is set only while pagination follows pages (pagination.mode: follow)")
+		return
+	}
+	h.pageInRequest = true
+}
+
+// pageField names the first part of the request that reads `page`, or "".
+func (h *handler) pageField() string {
+	if h.path.Uses("page") {
+		return "path"
+	}
+	for _, ps := range []struct {
+		field string
+		list  []param
+	}{{"query", h.queryParams}, {"headers", h.headers}} {
+		for _, p := range ps.list {
+			if p.val.Uses("page") {
+				return ps.field + "." + p.name
+			}
+		}
+	}
+	if bb := h.body; bb != nil {
+		uses := bb.value.Uses("page")
+		for _, p := range bb.form {
+			uses = uses || p.val.Uses("page")
+		}
+		for _, p := range bb.parts {
+			uses = uses || p.val.Uses("page") || p.filename.Uses("page")
+		}
+		if uses {
+			return "body"
+		}
+	}
+	return ""
 }

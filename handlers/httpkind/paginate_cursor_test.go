@@ -133,3 +133,80 @@ func TestPaginationThatCannotAdvance(t *testing.T) {
 		})
 	}
 }
+
+// jqlPages serves items 1..5, two per page, to a search whose query
+// language carries the cursor: `id > N` inside the JQL string, as issue
+// trackers' search APIs take it.
+func jqlPages(t *testing.T) *recorder {
+	return newRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			JQL string `json:"jql"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&req)
+		after := 0
+		if _, rest, ok := strings.Cut(req.JQL, "id > "); ok {
+			after, _ = strconv.Atoi(strings.Fields(rest)[0])
+		}
+		var items []int
+		for i := after + 1; i <= min(after+2, 5); i++ {
+			items = append(items, i)
+		}
+		reply := map[string]any{"issues": items, "last": nil}
+		if len(items) > 0 && items[len(items)-1] < 5 {
+			reply["last"] = items[len(items)-1]
+		}
+		jsonReply(200, reply)(w, r)
+	})
+}
+
+// TestPaginationCursorInsideTheRequest: a request that reads `page` is
+// built again for each page with the cursor `next` gave, so the cursor can
+// sit inside a query-language string; `next` sees the arguments and the
+// previous cursor.
+func TestPaginationCursorInsideTheRequest(t *testing.T) {
+	t.Parallel()
+	srv := jqlPages(t)
+	handler := `method: POST
+path: /search
+idempotent: true
+body:
+  json:
+    jql: "${{ 'project = ' + args.project + (page.cursor == nil ? '' : ' AND id > ' + string(page.cursor)) + ' ORDER BY id' }}"
+    page: ${{ page.number }}
+pagination:
+  mode: follow
+  next: "${{ response.body.last != nil && page.number < 10 ? response.body.last : nil }}"
+  items: ${{ response.body.issues }}
+`
+	s := build(t, withBackend(srv.URL, "", tool("- {name: project, required: true}", handler)))
+	res := call(t, s, "t", `{"project":"OPS"}`)
+	mustSucceed(t, res)
+	if diff := cmp.Diff(`{"items":[1,2,3,4,5],"pages":3}`, structured(t, res.StructuredContent)); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	var bodies []string
+	for _, r := range srv.requests() {
+		bodies = append(bodies, r.Body)
+	}
+	want := []string{`{"jql":"project = OPS ORDER BY id","page":1}`,
+		`{"jql":"project = OPS AND id > 2 ORDER BY id","page":2}`,
+		`{"jql":"project = OPS AND id > 4 ORDER BY id","page":3}`}
+	if diff := cmp.Diff(want, bodies); diff != "" {
+		t.Errorf("request bodies (-want +got):\n%s", diff)
+	}
+}
+
+// TestPageOnlyWhenFollowing: `page` in a request of a tool that does not
+// follow pages is a load error at the field that reads it.
+func TestPageOnlyWhenFollowing(t *testing.T) {
+	t.Parallel()
+	for _, handler := range []string{
+		"path: /items\nquery: {after: '${{ page.cursor }}'}",
+		"path: /items\nquery: {after: '${{ page.cursor }}'}\nresult: ${{ response.body }}\npagination:\n  mode: cursor\n  next: ${{ response.body.next }}",
+	} {
+		got := diagnose(t, withBackend("http://127.0.0.1:1", "", tool("", handler)))
+		if want := "query.after: page is set only while pagination follows pages"; !strings.Contains(got, want) {
+			t.Errorf("diagnostics:\n%s\nwant them to contain %q", got, want)
+		}
+	}
+}

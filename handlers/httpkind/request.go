@@ -31,6 +31,9 @@ type param struct {
 
 // build evaluates the request of a call.
 func (h *handler) build(vars map[string]any) (*outgoing, error) {
+	if h.pageInRequest && vars["page"] == nil {
+		vars["page"] = map[string]any{"cursor": nil, "number": int64(1)}
+	}
 	u, err := h.url(vars)
 	if err != nil {
 		return nil, err

@@ -116,10 +116,18 @@ type Pagination struct {
 	// and its `nextCursor`; the tool declares a `cursor` argument and maps it
 	// into the request itself).
 	Mode string `yaml:"mode" jsonschema:"required,enum=follow,enum=cursor"`
-	// Next is an expression over `response` giving the next page's cursor,
-	// or its URL when no cursor_param, cursor_field or cursor_header is set.
-	// Null or empty ends the list; so does a cursor equal to the last one
-	// or a page equal to the previous one, with a note in the result.
+	// Next is an expression over `response` (and `args`, and `page`, the
+	// page just read) giving the next page's cursor, or its URL when no
+	// cursor_param, cursor_field or cursor_header is set and the request
+	// does not read `page`. Null or empty ends the list; so does a cursor
+	// equal to the last one or a page equal to the previous one, with a
+	// note in the result.
+	//
+	// In follow mode the request's own expressions (path, query, headers,
+	// body) may read `page.cursor` (what `next` gave; null for the first
+	// page) and `page.number`: each page's request is then built again, so
+	// the cursor can sit anywhere, e.g. inside a query-language string:
+	// `jql: "${{ 'id > ' + string(page.cursor ?? 0) }}"`.
 	Next spec.Value `yaml:"next" jsonschema:"required"`
 	// CursorParam is the query parameter that carries the cursor to the next
 	// page (follow mode). Without it, `next` is a URL (absolute on the same
