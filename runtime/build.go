@@ -38,6 +38,10 @@ import (
 type BuildOptions struct {
 	// Registry holds the backend kinds handlers may use.
 	Registry *handlers.Registry
+	// Stateless says the server will be served without sessions whatever
+	// the config says (serve --stateless): the build then warns about what
+	// cannot work without one, as it does for server.http.stateless.
+	Stateless bool
 	// Logger receives operator logs (stderr); discarded when nil.
 	Logger *slog.Logger
 	// WatchInterval is how often the files of resources that clients

@@ -65,3 +65,34 @@ func TestDiagnosticsGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestStatelessFlagWarns: `serve --stateless` (BuildOptions.Stateless) on a
+// config that does not say stateless warns about the steps that cannot ask
+// older clients, as server.http.stateless does.
+func TestStatelessFlagWarns(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
+	cfg := `version: 1
+tools:
+  - name: summarize
+    description: Summarize with the client's model.
+    steps:
+      - sample: {prompt: Summarize., as: summary}
+    content: [{text: "{{ .steps.summary.text }}"}]
+`
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "tools[0].steps[0].sample: sample cannot ask clients up to 2025-11-25 on a stateless server"
+	for _, stateless := range []bool{false, true} {
+		reg := testRegistry(new(atomic.Int64))
+		srv, ds := Compile([]string{path}, load.Options{}, BuildOptions{Registry: reg, Stateless: stateless})
+		got := validateText(path, ds, srv)
+		if srv != nil {
+			srv.Close()
+		}
+		if strings.Contains(got, want) != stateless {
+			t.Errorf("stateless %v: diagnostics\n%s\nwant the warning only when stateless", stateless, got)
+		}
+	}
+}

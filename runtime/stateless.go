@@ -13,8 +13,11 @@ import (
 // asked in rounds (mrtr.go), which needs no session. What only fails when
 // a call comes is reported when the config loads.
 
-// stateless reports whether the config serves HTTP without sessions.
-func (b *builder) stateless() bool { return b.srv.http != nil && b.srv.http.Stateless }
+// stateless reports whether the server is served over HTTP without
+// sessions: by its config or by serve --stateless.
+func (b *builder) stateless() bool {
+	return b.opts.Stateless || (b.srv.http != nil && b.srv.http.Stateless)
+}
 
 // statelessSteps warns about the confirm and steps at path (a tool's or a
 // prompt's) that a stateless server cannot run for every client.

@@ -55,7 +55,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
 	}
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
-	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs},
+	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless},
 		sel, false, std.err)
 	if selErr != nil {
 		return usageError(std.err, "serve", selErr.Error())
