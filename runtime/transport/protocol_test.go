@@ -27,25 +27,42 @@ func TestServeStdioBothEras(t *testing.T) {
 	if err := transport.ServeStdio(context.Background(), srv, in, &out, transport.StdioOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var discover struct {
+	// replies come in the order they are ready, not the order asked:
+	// match them by id
+	var discover, call struct {
+		ID     int `json:"id"`
 		Result struct {
 			SupportedVersions []string `json:"supportedVersions"`
-		} `json:"result"`
-	}
-	var call struct {
-		Result struct {
-			ResultType string `json:"resultType"`
+			ResultType        string   `json:"resultType"`
 		} `json:"result"`
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &discover) != nil || json.Unmarshal([]byte(lines[1]), &call) != nil {
+	if len(lines) != 2 {
 		t.Fatalf("stdout:\n%s", out.String())
+	}
+	for _, l := range lines {
+		var r struct {
+			ID int `json:"id"`
+		}
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("stdout line %q: %v", l, err)
+		}
+		target := &discover
+		if r.ID == 2 {
+			target = &call
+		}
+		if err := json.Unmarshal([]byte(l), target); err != nil {
+			t.Fatalf("stdout line %q: %v", l, err)
+		}
+	}
+	if discover.ID != 1 || call.ID != 2 {
+		t.Fatalf("replies' ids %d and %d, want 1 and 2:\n%s", discover.ID, call.ID, out.String())
 	}
 	if diff := cmp.Diff(mcp.SupportedProtocolVersions(), discover.Result.SupportedVersions); diff != "" {
 		t.Errorf("discover's versions (-want +got):\n%s", diff)
 	}
 	if call.Result.ResultType != "complete" {
-		t.Errorf("tools/call: resultType %q, want complete\n%s", call.Result.ResultType, lines[1])
+		t.Errorf("tools/call: resultType %q, want complete\n%s", call.Result.ResultType, out.String())
 	}
 }
 
