@@ -173,7 +173,9 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 		case next == prevNext:
 			return h.stopped(vars, items, page, fmt.Sprintf("page %d gave the same next cursor as page %d, so there is no new page to fetch", page, page-1))
 		case page == pg.maxPages:
-			return h.render(vars, map[string]any{"items": items, "pages": int64(page), "more": true}, nil)
+			return h.render(vars, map[string]any{"items": items, "pages": int64(page), "more": true,
+				"note": fmt.Sprintf("pagination stopped at max_pages (%d): the API has more items than these; "+
+					"narrow the call to see the rest", page)}, nil)
 		}
 		prevNext = next
 		if out, err = h.nextRequest(vars, out, x, next, page+1); err != nil {

@@ -50,7 +50,7 @@ func TestPagination(t *testing.T) {
 		{name: "follow a link", handler: "pagination:\n  mode: follow\n  next: ${{ response.body.links.next }}\n  items: ${{ response.body.data }}",
 			want: `{"items":[1,2,3,4,5],"pages":3}`, requests: 3},
 		{name: "stop at max_pages", handler: "pagination:\n  mode: follow\n  next: ${{ response.body.next_cursor }}\n  cursor_param: cursor\n  items: ${{ response.body.data }}\n  max_pages: 2",
-			want: `{"items":[1,2,3,4],"more":true,"pages":2}`, requests: 2},
+			want: `{"items":[1,2,3,4],"more":true,"note":"pagination stopped at max_pages (2): the API has more items than these; narrow the call to see the rest","pages":2}`, requests: 2},
 		{name: "cursor mode returns nextCursor", args: "- {name: cursor}",
 			handler: "query:\n  cursor: ${{ args.cursor }}\nresult: ${{ response.body.data }}\npagination:\n  mode: cursor\n  next: ${{ response.body.next_cursor }}",
 			call:    `{"cursor": "2"}`, want: `{"items":[3,4],"nextCursor":"4"}`, requests: 1},

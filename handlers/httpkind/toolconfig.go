@@ -144,6 +144,6 @@ type Pagination struct {
 	// e.g. ${{ response.body.data }}.
 	Items spec.Value `yaml:"items,omitempty"`
 	// MaxPages bounds the pages fetched in one call (follow mode). Defaults
-	// to 10.
+	// to 10. A result the cap cut says so: `more: true` and a `note`.
 	MaxPages int `yaml:"max_pages,omitempty"`
 }
