@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -164,6 +167,10 @@ func (l *Live) Swap(next *Server) {
 		return
 	}
 	prev := l.Current()
+	if kept := startupChanges(l.first, next); len(kept) > 0 {
+		next.logger.Warn("config reloaded, but settings read when serving starts changed and keep their first values until a restart",
+			"settings", strings.Join(kept, ", "))
+	}
 	next.logLevels = prev.logLevels // what sessions asked for outlives the config
 	if next.spill != nil && prev.spill != nil {
 		next.spill = prev.spill // pages of results already given stay readable
@@ -326,3 +333,33 @@ func (l *Live) Log(ctx context.Context, level mcp.LoggingLevel, msg string) {
 
 // InFlight returns the requests running on the current config.
 func (l *Live) InFlight() int64 { return l.cur.Load().refs.Load() - 1 }
+
+// startupChanges names the settings of next, read only when serving
+// starts, that differ from first's: a reload cannot apply them.
+func startupChanges(first, next *Server) []string {
+	if first == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range []struct {
+		name string
+		a, b any
+	}{
+		{"server name, version, title, description or instructions", first.info, next.info},
+		{"server.http (address, limits, auth)", first.http, next.http},
+		{"server.stdio", first.stdio, next.stdio},
+		{"extensions", first.extensions, next.extensions},
+		{"tasks", first.tasks != nil, next.tasks != nil},
+		{"server.tasks", taskSettings(first.taskOpts), taskSettings(next.taskOpts)},
+	} {
+		if !reflect.DeepEqual(c.a, c.b) {
+			out = append(out, c.name)
+		}
+	}
+	return out
+}
+
+// taskSettings are the parts of server.tasks a config sets (not its store).
+func taskSettings(o task.Options) [3]int64 {
+	return [3]int64{int64(o.TTL), int64(o.PollInterval), int64(o.MaxPerOwner)}
+}
