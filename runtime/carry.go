@@ -64,4 +64,23 @@ func (s *Server) takeOver(prev *Server) {
 		s.closers = append([]io.Closer{c}, s.closers...) // opened first, closed last
 	}
 	s.adopted = nil
+	s.carryTasks(prev)
+}
+
+// carryTasks keeps one task manager for the whole process: the task
+// methods were registered on the first config (NewLive), and tasks started
+// before a reload must stay readable, answerable and cancellable after it,
+// and keep running. s's own manager, unused yet, is closed.
+func (s *Server) carryTasks(prev *Server) {
+	if prev.tasks == nil || s.tasks == prev.tasks {
+		return
+	}
+	if s.tasks != nil {
+		own := s.tasks
+		s.closers = slices.DeleteFunc(s.closers, func(x io.Closer) bool { return x == own })
+		_ = own.Close()
+	}
+	s.tasks = prev.tasks
+	prev.closers = slices.DeleteFunc(prev.closers, func(x io.Closer) bool { return x == prev.tasks })
+	s.closers = append([]io.Closer{s.tasks}, s.closers...) // closed last
 }

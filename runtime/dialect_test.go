@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/shellkind"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -28,7 +30,7 @@ const suiteSchema = `{"$schema":"https://json-schema.org/draft/2020-12/schema","
 // calls are validated by those keywords (composition, conditionals, $ref).
 func TestJSONSchema2020Fixture(t *testing.T) {
 	srv, ds := Compile([]string{"../examples/conformance/mcpgen.yaml"}, load.Options{LookupEnv: envMap(nil)},
-		BuildOptions{Registry: testRegistry(nil)})
+		BuildOptions{Registry: handlers.NewRegistry(shellkind.Kind())}) // its list-change fixtures are shell tools
 	if ds.Errors() > 0 {
 		t.Fatal(ds)
 	}

@@ -461,3 +461,31 @@ tools:
 		t.Errorf("result = %v", res)
 	}
 }
+
+// TestTasksSurviveReload: a task started before a reload keeps running and
+// stays readable and cancellable after it, and a task started after it is
+// found by the task methods (registered once, on the first config).
+func TestTasksSurviveReload(t *testing.T) {
+	first := mustCompile(t, tasksConfig, nil)
+	l := NewLive(first)
+	t.Cleanup(func() { l.Close() })
+	c := rawSession(t, first)
+	c.initialize(map[string]any{})
+	created := c.must("tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}, "task": map[string]any{"ttl": 60000}})
+	before := created["task"].(map[string]any)["taskId"].(string)
+
+	l.Swap(mustCompile(t, tasksConfig, nil))
+
+	if got := c.must("tasks/get", map[string]any{"taskId": before}); got["status"] != "working" {
+		t.Errorf("the task started before the reload: %v, want working", got)
+	}
+	created = c.must("tools/call", map[string]any{"name": "greet", "arguments": map[string]any{"name": "Ada"}, "task": map[string]any{"ttl": 60000}})
+	after := created["task"].(map[string]any)["taskId"].(string)
+	res := c.must("tasks/result", map[string]any{"taskId": after})
+	if text := res["content"].([]any)[0].(map[string]any)["text"]; text != "Hello, Ada!" {
+		t.Errorf("result of the task started after the reload: %v", res)
+	}
+	if got := c.must("tasks/cancel", map[string]any{"taskId": before}); got["status"] != "cancelled" {
+		t.Errorf("cancelling the task started before the reload: %v", got)
+	}
+}

@@ -60,7 +60,15 @@ trap stop_server EXIT
 start_server() {
   local port=$1
   shift
-  "$mcpgen" serve --http "127.0.0.1:$port" "$@" "$config" >"$out/server-$port.log" 2>&1 &
+  # The list-change fixtures (test_trigger_tool_change, test_trigger_prompt_change)
+  # rewrite these two files, which --watch reloads: the reload announces the
+  # changed lists to sessions and subscriptions/listen streams.
+  local dyn=$out/dynamic-$port
+  mkdir -p "$dyn"
+  printf 'version: 1\n' >"$dyn/tools.yaml"
+  printf 'version: 1\n' >"$dyn/prompts.yaml"
+  CONFORMANCE_DYNAMIC_DIR=$dyn "$mcpgen" serve --http "127.0.0.1:$port" --watch "$@" "$config" "$dyn/tools.yaml" "$dyn/prompts.yaml" \
+    >"$out/server-$port.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do
     if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then return; fi
