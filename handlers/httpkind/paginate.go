@@ -57,13 +57,17 @@ func compilePager(env handlers.BuildEnv, p *Pagination, body *Body, checkBody bo
 	if pg.maxPages <= 0 {
 		pg.maxPages = DefaultMaxPages
 	}
-	pg.next = env.Compile("pagination.next", &p.Next, pagingVars)
+	vars := responseVars // `page` is set only while following pages
+	if pg.follow {
+		vars = pagingVars
+	}
+	pg.next = env.Compile("pagination.next", &p.Next, vars)
 	if pg.follow && pg.next != nil && pg.next.IsConst() && !p.Next.IsZero() {
 		env.Diag("pagination.next", "next is the same for every page, so pagination cannot advance; "+
 			"read it from the response, e.g. ${{ response.body.next_cursor }}")
 	}
 	if !p.Items.IsZero() {
-		pg.items = env.Compile("pagination.items", &p.Items, pagingVars)
+		pg.items = env.Compile("pagination.items", &p.Items, vars)
 	}
 	return pg
 }
@@ -129,6 +133,9 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 	items := []any{}
 	var prevBody []byte
 	prevNext := ""
+	if vars["page"] == nil {
+		vars["page"] = map[string]any{"cursor": nil, "number": int64(1)}
+	}
 	for page := 1; ; page++ {
 		resp, err := h.do(ctx, c.Notify, out)
 		if err != nil {
@@ -197,8 +204,8 @@ var errForeignLink = errors.New("pagination.next: the next page is on another ho
 // `page` when the request reads it, and the cursor (x, as text next) in its
 // query parameter, body field or header, or the link as the URL.
 func (h *handler) nextRequest(vars map[string]any, out *outgoing, x any, next string, page int) (*outgoing, error) {
+	vars["page"] = map[string]any{"cursor": x, "number": int64(page)}
 	if h.pageInRequest {
-		vars["page"] = map[string]any{"cursor": x, "number": int64(page)}
 		rebuilt, err := h.build(vars)
 		if err != nil {
 			return nil, fmt.Errorf("page %d: %w", page, err)

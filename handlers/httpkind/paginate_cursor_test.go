@@ -210,3 +210,18 @@ func TestPageOnlyWhenFollowing(t *testing.T) {
 		}
 	}
 }
+
+// TestPageInNextOnly: `next` may read `page` though the request does not:
+// here it stops after the second page by its number.
+func TestPageInNextOnly(t *testing.T) {
+	t.Parallel()
+	srv := bodyPages(t)
+	handler := "method: POST\npath: /search\nbody:\n  json: {query: x, offset: 0}\npagination:\n  mode: follow\n" +
+		"  next: \"${{ page.number < 2 ? response.body.next : nil }}\"\n  items: ${{ response.body.data }}\n  cursor_field: offset"
+	s := build(t, withBackend(srv.URL, "", tool("", handler)))
+	res := call(t, s, "t", `{}`)
+	mustSucceed(t, res)
+	if diff := cmp.Diff(`{"items":[1,2,3,4],"pages":2}`, structured(t, res.StructuredContent)); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+}
