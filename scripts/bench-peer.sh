@@ -17,7 +17,7 @@
 #                       (default ${XDG_CACHE_HOME:-~/.cache}/mcpgen-bench)
 #   ROUNDS=3 DUR=10s N=2000 STARTUPS=30 CONC=16 PORT=22100
 #   OUT=dir             keep every raw output there (default: a temp dir)
-#   ONLY="startup stdio http anchor validate inprocess"  parts to run
+#   ONLY="startup stdio http ceiling anchor validate inprocess"  parts to run
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,7 +31,7 @@ n=${N:-2000}
 startups=${STARTUPS:-30}
 conc=${CONC:-16}
 port=${PORT:-22100}
-only=${ONLY:-startup stdio http anchor validate inprocess}
+only=${ONLY:-startup stdio http ceiling anchor validate inprocess}
 out=${OUT:-$(mktemp -d)}
 mkdir -p "$cache" "$out"
 work=$(mktemp -d)
@@ -56,7 +56,7 @@ build_toolbox() {
 }
 
 toolbox=none
-if want startup || want stdio || want http; then
+if want startup || want stdio || want http || want ceiling; then
   toolbox=$(build_toolbox)
   [[ -x $toolbox ]] || { echo "no Toolbox binary at $toolbox" >&2; exit 1; }
 fi
@@ -144,6 +144,14 @@ if want http; then
   "$tbbench" -mode ab-http -n "$n" -block 100 -conc "$conc" -dur "$dur" -rounds "$rounds" -port "$port" \
     -s "$tb --port {port}" -s "$mg --http 127.0.0.1:{port} $work/mcpgen.yaml" \
     -s "mcpgen-stateless=$mcpgen serve --log-level warn --stateless --http 127.0.0.1:{port} $work/mcpgen.yaml" >"$out/http.txt"
+fi
+if want ceiling; then
+  # What the machine allows: the echo server answering the same tool name
+  # with no work at all, interleaved with Toolbox, same client and load. No
+  # server can be more than this many times faster than Toolbox here.
+  say "ceiling: hand-written echo server (no work) vs Toolbox, HTTP, $conc clients"
+  "$tbbench" -mode ab-http -expect Basel -n "$n" -block 100 -conc "$conc" -dur "$dur" -rounds "$rounds" -port $((port + 20)) \
+    -s "$tb --port {port}" -s "echo=$work/echobench -as search_hotels_by_location -http 127.0.0.1:{port}" >"$out/ceiling.txt"
 fi
 if want anchor; then
   echoargs=(-tool echo -toolargs '{"text":"Hilton Basel"}' -expect 'Hilton Basel')
@@ -239,6 +247,15 @@ fi
 if [[ -f $out/inprocess.txt ]]; then
   v=$(grep '^BenchmarkStartupInProcess' "$out/inprocess.txt" | awk '{print $3/200/1000}')
   row "config work per tool in process, µs (BenchmarkStartupInProcess / 200)" "" "$(echo "$v" | stats)" "" "≤ 50: $(verdict "$(echo "$v" | median)" '<=' 50)"
+fi
+if [[ -f $out/ceiling.txt ]]; then
+  a=$out/ceiling.txt
+  echo
+  echo "ceiling: hand-written echo server doing no work vs Toolbox, same client, interleaved"
+  row "figure" "Toolbox" "echo" "echo / Toolbox" ""
+  row "---" "---" "---" "---" "---"
+  row "calls/s" "$(per_round "$a" toolbox calls/s | stats)" "$(per_round "$a" echo calls/s | stats)" "$(ratio "$(per_round "$a" echo calls/s)" "$(per_round "$a" toolbox calls/s)" | stats)" ""
+  row "server CPU per call, µs" "$(per_round "$a" toolbox server-cpu/call | stats)" "$(per_round "$a" echo server-cpu/call | stats)" "$(ratio "$(per_round "$a" echo server-cpu/call)" "$(per_round "$a" toolbox server-cpu/call)" | stats)" ""
 fi
 for f in anchor-http anchor-stdio; do
   [[ -f $out/$f.txt ]] || continue

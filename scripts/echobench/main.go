@@ -32,6 +32,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("echobench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("http", "", "serve Streamable HTTP at ADDR (endpoint /mcp) instead of stdio")
+	fs.StringVar(&alias, "as", "", "also answer tools/call of tool `NAME`, with its arguments' JSON as the text (to stand beside a server whose tool has another name)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -115,20 +116,30 @@ type textContent struct {
 	Text string `json:"text"`
 }
 
+// alias is a second tool name answered, set by -as.
+var alias string
+
 func call(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		Name      string `json:"name"`
-		Arguments struct {
-			Text string `json:"text"`
-		} `json:"arguments"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return nil, &rpcError{-32602, "invalid params"}
 	}
-	if p.Name != "echo" {
-		return nil, &rpcError{-32602, fmt.Sprintf("unknown tool %q", p.Name)}
+	switch {
+	case p.Name == "echo":
+		var args struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(p.Arguments, &args); err != nil {
+			return nil, &rpcError{-32602, "invalid arguments"}
+		}
+		return textResult{Content: []textContent{{Type: "text", Text: args.Text}}}, nil
+	case alias != "" && p.Name == alias:
+		return textResult{Content: []textContent{{Type: "text", Text: string(p.Arguments)}}}, nil
 	}
-	return textResult{Content: []textContent{{Type: "text", Text: p.Arguments.Text}}}, nil
+	return nil, &rpcError{-32602, fmt.Sprintf("unknown tool %q", p.Name)}
 }
 
 // handler serves POST /mcp: a notification gets 202, a request its
