@@ -185,6 +185,12 @@ type HTTPHandler struct {
 	extraMethods []string
 	// shared keeps sessions in Redis (server.state.redis); nil without
 	shared *redisstate.Sessions
+	// statefulSDK serves the sessions of clients up to 2025-11-25; nil in
+	// stateless mode
+	statefulSDK *mcp.StreamableHTTPHandler
+	// directs holds what the calls answered without the go-sdk's
+	// transport need (direct.go)
+	directs *directCalls
 }
 
 // NewHTTPHandler returns an http.Handler serving s. Every session shares
@@ -193,7 +199,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	opts = opts.withDefaults()
 	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
 		calls: newCallTracker(opts.ResumeWindow), perClient: newClientSessions(opts.MaxSessionsPerClient),
-		limits: newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend)}
+		limits: newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend), directs: newDirectCalls()}
 	h.calls.stateless = opts.Stateless
 	h.extraMethods = s.ExtraMethods()
 	h.mcp = s.MCP()
@@ -218,7 +224,8 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 		if opts.SessionTimeout > 0 {
 			stateful.SessionTimeout = opts.SessionTimeout
 		}
-		streamable = eraRouter{stateful: mcp.NewStreamableHTTPHandler(getServer, stateful), stateless: streamable}
+		h.statefulSDK = mcp.NewStreamableHTTPHandler(getServer, stateful)
+		streamable = eraRouter{stateful: h.statefulSDK, stateless: streamable}
 	}
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
@@ -300,6 +307,7 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 // Close closes every session at once and stops watching resources.
 func (h *HTTPHandler) Close() {
 	h.stopWait()
+	h.directs.close()
 	h.calls.cancelAll()
 	for ss := range h.mcp.Sessions() {
 		_ = ss.Close()

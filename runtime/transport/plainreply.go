@@ -29,19 +29,30 @@ import (
 // from the priming event's ID.
 func (h *HTTPHandler) plainReplies(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && h.resume(w, r) {
+			return
+		}
 		if r.Method != http.MethodPost || r.Body == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
-		body, err := io.ReadAll(r.Body)
-		if err != nil { // too large: the go-sdk answers 413 from the error
-			r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+		var body []byte
+		if pb, ok := r.Body.(*postBody); ok {
+			body = pb.buf.Bytes() // read by sessions, kept until the request ends
+		} else {
+			var err error
+			if body, err = io.ReadAll(r.Body); err != nil { // too large: the go-sdk answers 413 from the error
+				r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+				next.ServeHTTP(w, r)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		if !h.silentCall(r, body) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if !h.silentCall(r, body) {
-			next.ServeHTTP(w, r)
+		if h.direct(w, r, body) {
 			return
 		}
 		hw := &heldWriter{ResponseWriter: w}

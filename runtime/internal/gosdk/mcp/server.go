@@ -2334,3 +2334,14 @@ func AddReceivingCustomMethod[P paramsPtr[T], R Result, T any](
 	s.receiveMethods[method] = newServerMethodInfo(typed, missingParamsOK)
 	return nil
 }
+
+// Answer handles the client request req on ss in the caller's goroutine and
+// returns the encoded response: the same checks, receiving middleware and
+// error codes as a request read from the session's connection, without the
+// hand-offs between the connection's goroutines. It serves a transport that
+// owns the wire for a request, such as an HTTP handler answering a call with
+// one JSON object.
+func (ss *ServerSession) Answer(ctx context.Context, req *jsonrpc.Request) ([]byte, error) {
+	res, err := ss.handle(ctx, req)
+	return jsonrpc2.EncodeReply(req, res, err)
+}

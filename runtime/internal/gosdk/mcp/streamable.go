@@ -2915,3 +2915,30 @@ func isTransientHTTPStatus(statusCode int) bool {
 	}
 	return false
 }
+
+// LookupSession returns the live session that req names in its
+// Mcp-Session-Id header, as a POST on it finds it, for a transport that
+// answers the request itself (see [ServerSession.Answer]). The session
+// counts as busy, its idle timeout held, until done is called. ok is false,
+// and nothing is written, when this handler is stateless, holds no such
+// session, or the session belongs to another user: ServeHTTP then answers
+// the request as usual (adopting a stored session, or refusing).
+func (h *StreamableHTTPHandler) LookupSession(req *http.Request) (ss *ServerSession, done func(), ok bool) {
+	id := req.Header.Get(sessionIDHeader)
+	if h.opts.Stateless || id == "" {
+		return nil, nil, false
+	}
+	h.mu.Lock()
+	info := h.sessions[id]
+	h.mu.Unlock()
+	if info == nil || info.session == nil {
+		return nil, nil, false
+	}
+	if info.userID != "" {
+		if ti := auth.TokenInfoFromContext(req.Context()); ti == nil || ti.UserID != info.userID {
+			return nil, nil, false
+		}
+	}
+	info.startPOST()
+	return info.session, info.endPOST, true
+}

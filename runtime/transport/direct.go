@@ -1,0 +1,365 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A tools/call that sends nothing while it runs (plainreply.go) is answered
+// here, in the goroutine of its HTTP request, as one JSON object: the
+// request is decoded once, goes through the session's checks and receiving
+// middleware like any other (mcp.ServerSession.Answer), and its response is
+// encoded once and written once. The go-sdk's streamable transport would
+// pass it through three goroutines and an event stream that plainReplies
+// then rewrites.
+//
+// Only what is simple goes this way: one request, a protocol version before
+// 2026-07-28 (whose header rules the go-sdk checks), a session this
+// replica holds (stateful) or none (stateless). Everything else goes to the
+// go-sdk as before.
+//
+// A call of a stateful session still running after plainReplyWait gets an
+// event stream of its own, so that a client whose connection drops can
+// resume it with Last-Event-ID within the resume window, as with the
+// go-sdk's streams: a priming event now, the response when it comes.
+
+// directStreamPrefix starts the IDs of the event streams of direct calls,
+// which the go-sdk's stream IDs never do.
+const directStreamPrefix = "mcpgen-"
+
+// directCalls holds what direct calls need beyond one request: the
+// sessionless sessions of stateless mode and the streams of long calls.
+type directCalls struct {
+	mu        sync.Mutex
+	seq       uint64
+	streams   map[string]*directStream // by stream ID
+	ephemeral map[string]*mcp.ServerSession
+	closers   []func()
+}
+
+func newDirectCalls() *directCalls {
+	return &directCalls{streams: map[string]*directStream{}, ephemeral: map[string]*mcp.ServerSession{}}
+}
+
+// directStream is the event stream of one long direct call.
+type directStream struct {
+	id, session string
+	cancel      context.CancelFunc
+	window      time.Duration
+	calls       *directCalls
+
+	mu       sync.Mutex
+	done     chan struct{} // closed once msg is set
+	msg      []byte
+	carriers int // requests carrying the stream now
+	timer    *time.Timer
+}
+
+// direct answers the quiet call r, whose body is body, and reports whether
+// it did; when it did not, nothing was written.
+func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte) bool {
+	if modern(r) || r.Header.Get("Last-Event-ID") != "" || !directHeaders(r) {
+		return false
+	}
+	version := r.Header.Get(protocolVersionHeader)
+	if version >= statelessOnlyVersion || (version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version)) {
+		return false
+	}
+	msg, err := jsonrpc.DecodeMessage(body)
+	req, ok := msg.(*jsonrpc.Request)
+	if err != nil || !ok || !req.IsCall() {
+		return false
+	}
+	req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
+	if h.opts.Stateless {
+		ss, err := h.directs.sessionless(r.Context(), h.mcp, version)
+		if err != nil {
+			return false
+		}
+		reply, err := ss.Answer(r.Context(), req)
+		writeDirect(w, reply, err)
+		return true
+	}
+	if h.shared != nil || h.statefulSDK == nil {
+		return false // a stream must be resumable on every replica
+	}
+	ss, done, ok := h.statefulSDK.LookupSession(r)
+	if !ok {
+		return false
+	}
+	defer done()
+	h.answerResumable(w, r, ss, req)
+	return true
+}
+
+// directHeaders reports whether r's headers are those the go-sdk accepts
+// for a POST; otherwise the go-sdk answers it with its own refusal.
+func directHeaders(r *http.Request) bool {
+	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "application/json") {
+		return false
+	}
+	var jsonOK, streamOK bool
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(mt)) {
+			case "application/json":
+				jsonOK = true
+			case "text/event-stream":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	return jsonOK && streamOK
+}
+
+// writeDirect writes a call's response as one JSON object.
+func writeDirect(w http.ResponseWriter, reply []byte, err error) {
+	if err != nil {
+		http.Error(w, "encoding the response: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Length", strconv.Itoa(len(reply)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(reply)
+}
+
+// sessionless returns the session that stands for the stateless clients
+// of one protocol version. The go-sdk gives each stateless request a
+// session of its own with this same state (initialized, capabilities
+// unknown); quiet calls read nothing else of it, so one serves them all.
+// Its client end is read and dropped.
+func (d *directCalls) sessionless(ctx context.Context, srv *mcp.Server, version string) (*mcp.ServerSession, error) {
+	if version == "" {
+		version = "2025-03-26" // what the go-sdk assumes without the header
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if ss := d.ephemeral[version]; ss != nil {
+		return ss, nil
+	}
+	serverEnd, clientEnd := mcp.NewInMemoryTransports()
+	ctx = context.WithoutCancel(ctx)
+	ss, err := srv.Connect(ctx, serverEnd, &mcp.ServerSessionOptions{State: &mcp.ServerSessionState{
+		InitializeParams: &mcp.InitializeParams{ProtocolVersion: version}, InitializedParams: &mcp.InitializedParams{},
+		LogLevel: "info"}})
+	if err != nil {
+		return nil, err
+	}
+	conn, err := clientEnd.Connect(ctx)
+	if err != nil {
+		_ = ss.Close()
+		return nil, err
+	}
+	go func() {
+		for {
+			if _, err := conn.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	d.ephemeral[version] = ss
+	d.closers = append(d.closers, func() { _ = ss.Close(); _ = conn.Close() })
+	return ss, nil
+}
+
+// close ends the sessionless sessions.
+func (d *directCalls) close() {
+	d.mu.Lock()
+	closers := d.closers
+	d.closers, d.ephemeral = nil, map[string]*mcp.ServerSession{}
+	d.mu.Unlock()
+	for _, c := range closers {
+		c()
+	}
+}
+
+// answerResumable answers req of session ss in this goroutine. A call
+// that ends within plainReplyWait gets one JSON object. Otherwise the
+// response becomes an event stream: a priming event at once, the response
+// when it comes. A client that goes away before the stream began has its
+// call canceled at once; one that goes away after may resume within the
+// resume window.
+func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss *mcp.ServerSession, req *jsonrpc.Request) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
+	var (
+		mu     sync.Mutex
+		stream *directStream // set once the stream began
+		ended  bool
+	)
+	begin := time.AfterFunc(plainReplyWait, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if ended || r.Context().Err() != nil {
+			return
+		}
+		stream = h.directs.open(ss.ID(), cancel, h.opts.ResumeWindow)
+		hd := w.Header()
+		hd.Set("Content-Type", "text/event-stream")
+		hd.Set("Cache-Control", "no-cache, no-transform")
+		w.WriteHeader(http.StatusOK)
+		fmt.Fprintf(w, "id: %s_0\ndata: \n\n", stream.id)
+		_ = http.NewResponseController(w).Flush()
+	})
+	gone := context.AfterFunc(r.Context(), func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stream == nil {
+			cancel()
+			return
+		}
+		stream.release()
+	})
+	reply, err := ss.Answer(ctx, req)
+	begin.Stop()
+	gone()
+	mu.Lock()
+	defer mu.Unlock()
+	ended = true
+	if stream == nil {
+		writeDirect(w, reply, err)
+		return
+	}
+	if err != nil {
+		reply, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID,
+			Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the response: " + err.Error()}})
+	}
+	stream.finish(reply)
+	if r.Context().Err() == nil {
+		writeEvent(w, stream.id, reply)
+		stream.delivered()
+	}
+}
+
+// writeEvent writes the response event of a direct call's stream.
+func writeEvent(w http.ResponseWriter, id string, reply []byte) {
+	fmt.Fprintf(w, "event: message\nid: %s_1\ndata: %s\n\n", id, reply)
+	_ = http.NewResponseController(w).Flush()
+}
+
+// open registers the stream of a long call of session sessionID, carried
+// by its POST.
+func (d *directCalls) open(sessionID string, cancel context.CancelFunc, window time.Duration) *directStream {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.seq++
+	s := &directStream{id: directStreamPrefix + strconv.FormatUint(d.seq, 36), session: sessionID, cancel: cancel,
+		window: window, calls: d, done: make(chan struct{}), carriers: 1}
+	d.streams[s.id] = s
+	return s
+}
+
+// release ends one carrier of the stream: with none left, the call is
+// canceled after the resume window unless a client resumes it first.
+func (s *directStream) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.carriers--; s.carriers > 0 {
+		return
+	}
+	if s.window < 0 {
+		s.expire()
+		return
+	}
+	s.timer = time.AfterFunc(s.window, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.carriers == 0 {
+			s.expire()
+		}
+	})
+}
+
+// expire cancels the call and forgets the stream; s.mu is held.
+func (s *directStream) expire() {
+	s.cancel()
+	s.calls.forget(s.id)
+}
+
+// finish records the call's response.
+func (s *directStream) finish(reply []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.msg = reply
+	close(s.done)
+}
+
+// delivered notes that the response went to a client. The stream is kept
+// for the resume window, for a client whose connection dropped while the
+// response was on its way; then it is forgotten.
+func (s *directStream) delivered() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	if s.window <= 0 {
+		s.calls.forget(s.id)
+		return
+	}
+	s.timer = time.AfterFunc(s.window, func() { s.calls.forget(s.id) })
+}
+
+func (d *directCalls) forget(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.streams, id)
+}
+
+// resume serves a GET with Last-Event-ID on the stream of a direct call,
+// and reports whether the ID named one.
+func (h *HTTPHandler) resume(w http.ResponseWriter, r *http.Request) bool {
+	last := r.Header.Get("Last-Event-ID")
+	if !strings.HasPrefix(last, directStreamPrefix) {
+		return false
+	}
+	id, index, _ := strings.Cut(last, "_")
+	h.directs.mu.Lock()
+	s := h.directs.streams[id]
+	h.directs.mu.Unlock()
+	if s == nil || s.session != r.Header.Get(sessionIDHeader) {
+		http.Error(w, "Not Found: no stream "+id+" of this session to resume", http.StatusNotFound)
+		return true
+	}
+	s.mu.Lock()
+	s.carriers++
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.mu.Unlock()
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache, no-transform")
+	w.WriteHeader(http.StatusOK)
+	_ = http.NewResponseController(w).Flush()
+	select {
+	case <-s.done:
+		s.mu.Lock()
+		s.carriers--
+		s.mu.Unlock()
+		if index == "0" {
+			writeEvent(w, s.id, s.msg)
+		}
+		s.delivered()
+	case <-r.Context().Done():
+		s.release()
+	}
+	return true
+}
