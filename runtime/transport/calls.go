@@ -128,8 +128,8 @@ func (t *callTracker) track(next http.Handler) http.Handler {
 			}
 			next.ServeHTTP(&streamSniffer{ResponseWriter: w, t: t, c: c}, r)
 			t.release(c, r.Context().Err() != nil)
-		case r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "":
-			c := t.resume(r.Header.Get("Last-Event-ID"))
+		case r.Method == http.MethodGet && header(r.Header, lastEventIDHeader) != "":
+			c := t.resume(header(r.Header, lastEventIDHeader))
 			next.ServeHTTP(w, r)
 			if c != nil {
 				t.release(c, r.Context().Err() != nil)

@@ -68,10 +68,10 @@ type directStream struct {
 // direct answers the quiet call r, whose body is body, and reports whether
 // it did; when it did not, nothing was written.
 func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte) bool {
-	if modern(r) || r.Header.Get("Last-Event-ID") != "" || !directHeaders(r) {
+	if modern(r) || header(r.Header, lastEventIDHeader) != "" || !directHeaders(r) {
 		return false
 	}
-	version := r.Header.Get(protocolVersionHeader)
+	version := header(r.Header, protocolVersionHeader)
 	if version >= statelessOnlyVersion || (version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version)) {
 		return false
 	}
@@ -105,11 +105,11 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 // directHeaders reports whether r's headers are those the go-sdk accepts
 // for a POST; otherwise the go-sdk answers it with its own refusal.
 func directHeaders(r *http.Request) bool {
-	if ct, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "application/json") {
+	if ct, _, _ := strings.Cut(header(r.Header, "Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(ct), "application/json") {
 		return false
 	}
 	var jsonOK, streamOK bool
-	for _, v := range r.Header.Values("Accept") {
+	for _, v := range r.Header["Accept"] {
 		for part := range strings.SplitSeq(v, ",") {
 			mt, _, _ := strings.Cut(part, ";")
 			switch strings.ToLower(strings.TrimSpace(mt)) {
@@ -325,7 +325,7 @@ func (d *directCalls) forget(id string) {
 // resume serves a GET with Last-Event-ID on the stream of a direct call,
 // and reports whether the ID named one.
 func (h *HTTPHandler) resume(w http.ResponseWriter, r *http.Request) bool {
-	last := r.Header.Get("Last-Event-ID")
+	last := header(r.Header, lastEventIDHeader)
 	if !strings.HasPrefix(last, directStreamPrefix) {
 		return false
 	}
@@ -333,7 +333,7 @@ func (h *HTTPHandler) resume(w http.ResponseWriter, r *http.Request) bool {
 	h.directs.mu.Lock()
 	s := h.directs.streams[id]
 	h.directs.mu.Unlock()
-	if s == nil || s.session != r.Header.Get(sessionIDHeader) {
+	if s == nil || s.session != header(r.Header, sessionIDHeader) {
 		http.Error(w, "Not Found: no stream "+id+" of this session to resume", http.StatusNotFound)
 		return true
 	}

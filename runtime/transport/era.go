@@ -27,10 +27,10 @@ const metaVersionKey = "io.modelcontextprotocol/protocolVersion"
 //     carry _meta's protocol version; anything else (initialize, a client
 //     older than 2025-06-18 without the header) is legacy.
 func isModern(r *http.Request, body []byte, fi frameInfo) bool {
-	if v := r.Header.Get(protocolVersionHeader); v != "" {
+	if v := header(r.Header, protocolVersionHeader); v != "" {
 		return v >= statelessOnlyVersion
 	}
-	if r.Header.Get(sessionIDHeader) != "" {
+	if header(r.Header, sessionIDHeader) != "" {
 		return false
 	}
 	if r.Method != http.MethodPost {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -223,4 +224,13 @@ func (r *repeat) Read(p []byte) (int, error) {
 	n := copy(p, r.line[r.off:])
 	r.off = (r.off + n) % len(r.line)
 	return n, nil
+}
+
+// The header names read with header() must be canonical, or it finds nothing.
+func TestHeaderNamesAreCanonical(t *testing.T) {
+	for _, k := range []string{sessionIDHeader, protocolVersionHeader, lastEventIDHeader, "Origin", "Content-Type", "Accept"} {
+		if c := http.CanonicalHeaderKey(k); c != k {
+			t.Errorf("%q is not canonical (%q)", k, c)
+		}
+	}
 }

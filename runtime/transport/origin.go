@@ -36,7 +36,7 @@ func (g *originGuard) check(r *http.Request) error {
 	if !g.hostAllowed(r.Host) {
 		return fmt.Errorf("host %q is not allowed", r.Host)
 	}
-	origin := r.Header.Get("Origin")
+	origin := header(r.Header, "Origin")
 	if origin == "" {
 		return nil // not a browser: nothing to protect from
 	}

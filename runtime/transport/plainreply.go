@@ -87,7 +87,7 @@ func (h *HTTPHandler) silentCall(r *http.Request, body []byte) bool {
 	if bytes.Contains(c.Params.Meta, []byte(`"progressToken"`)) || bytes.Contains(c.Params.Meta, []byte(mcp.MetaKeyLogLevel)) {
 		return false
 	}
-	return h.srv.QuietCall(c.Params.Name, r.Header.Get(sessionIDHeader))
+	return h.srv.QuietCall(c.Params.Name, header(r.Header, sessionIDHeader))
 }
 
 // plainReplyWait is how long a call's event stream is held back in the

@@ -10,11 +10,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Header names of the Streamable HTTP transport.
+// Header names of the Streamable HTTP transport, in canonical form (see
+// header).
 const (
 	sessionIDHeader       = "Mcp-Session-Id"
 	protocolVersionHeader = "Mcp-Protocol-Version"
+	lastEventIDHeader     = "Last-Event-Id"
 )
+
+// header returns the first value of the header named by key, which must
+// be in canonical form: http.Header.Get canonicalizes its key on every
+// call, and a request passes many such checks.
+func header(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 // sessions reads each POST's body to answer, before the go-sdk sees it,
 // what the SDK would answer badly (an unknown method, a request without a
@@ -49,7 +61,7 @@ func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 				return
 			}
 		}
-		id := r.Header.Get(sessionIDHeader)
+		id := header(r.Header, sessionIDHeader)
 		switch {
 		case sessionless:
 			if h.calls.draining() {
@@ -135,18 +147,17 @@ func unavailable(w http.ResponseWriter, msg string) {
 // later); some clients send an older version than they negotiated, and the
 // session's own version is the one that says what the client understands.
 func (h *HTTPHandler) alignVersion(r *http.Request, id string) {
-	v := r.Header.Get(protocolVersionHeader)
-	if v == "" || v >= latestStreamVersion || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
+	v := header(r.Header, protocolVersionHeader)
+	if v == "" || v >= latestStreamVersion || !slices.Contains(mcp.SupportedProtocolVersions(), v) || h.statefulSDK == nil {
 		return // unsupported versions are the go-sdk's to refuse
 	}
-	for ss := range h.mcp.Sessions() {
-		if ss.ID() != id {
-			continue
-		}
-		if p := ss.InitializeParams(); p != nil && p.ProtocolVersion > v && p.ProtocolVersion < statelessOnlyVersion {
-			r.Header.Set(protocolVersionHeader, p.ProtocolVersion)
-		}
+	ss, done, ok := h.statefulSDK.LookupSession(r)
+	if !ok {
 		return
+	}
+	done()
+	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion > v && p.ProtocolVersion < statelessOnlyVersion {
+		r.Header.Set(protocolVersionHeader, p.ProtocolVersion)
 	}
 }
 

@@ -2924,7 +2924,10 @@ func isTransientHTTPStatus(statusCode int) bool {
 // session, or the session belongs to another user: ServeHTTP then answers
 // the request as usual (adopting a stored session, or refusing).
 func (h *StreamableHTTPHandler) LookupSession(req *http.Request) (ss *ServerSession, done func(), ok bool) {
-	id := req.Header.Get(sessionIDHeader)
+	var id string
+	if v := req.Header[sessionIDHeader]; len(v) > 0 { // canonical: no Get, which canonicalizes
+		id = v[0]
+	}
 	if h.opts.Stateless || id == "" {
 		return nil, nil, false
 	}
