@@ -134,7 +134,12 @@ func TestHTTPDirectCallsKeepTheSession(t *testing.T) {
 // the go-sdk must refuse: each gets what the go-sdk would answer.
 func TestHTTPDirectStateless(t *testing.T) {
 	t.Parallel()
-	_, base, _ := serve(t, nil, plainConfig, nil, transport.HTTPOptions{Stateless: true})
+	h, base, _ := serve(t, nil, plainConfig, nil, transport.HTTPOptions{Stateless: true})
+	t.Cleanup(func() {
+		if n := h.SessionCount(); n != 0 {
+			t.Errorf("stateless server counts %d sessions", n)
+		}
+	})
 	const echo = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`
 	for _, tt := range []struct {
 		name, body string

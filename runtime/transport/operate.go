@@ -30,13 +30,7 @@ func (h *HTTPHandler) operate(ctx context.Context) {
 		return
 	}
 	sessions := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "mcpgen_sessions", Help: "Live MCP sessions."},
-		func() float64 {
-			n := 0
-			for range h.mcp.Sessions() {
-				n++
-			}
-			return float64(n)
-		})
+		func() float64 { return float64(h.SessionCount()) })
 	reg := m.Registry()
 	reg.Unregister(sessions) // a handler built again for the same metrics (a reload) replaces it
 	_ = reg.Register(sessions)

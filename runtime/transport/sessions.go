@@ -114,11 +114,14 @@ func (h *HTTPHandler) liveSessions() map[string]bool {
 	return ids
 }
 
-// SessionCount returns the number of sessions open now.
+// SessionCount returns the number of sessions open now. The sessions that
+// stand for stateless clients (direct.go) have no ID and are not counted.
 func (h *HTTPHandler) SessionCount() int {
 	n := 0
-	for range h.mcp.Sessions() {
-		n++
+	for ss := range h.mcp.Sessions() {
+		if ss.ID() != "" {
+			n++
+		}
 	}
 	return n
 }
