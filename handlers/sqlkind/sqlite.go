@@ -68,35 +68,46 @@ func (c *BackendConfig) initScript(env handlers.BuildEnv, d *dialect) *initScrip
 // interrupts only once, so a canceled query could otherwise run forever.
 // The statements of the call run under a context without cancellation;
 // this watchdog alone stops them, and stop waits for it to end, so that it
-// never touches a connection that went back to the pool.
+// never touches a connection that went back to the pool. The watchdog is
+// started only when ctx is done (context.AfterFunc): a call that is not
+// canceled, nearly every call, costs no goroutine and no hand-off.
 func watchSQLite(ctx context.Context, s *session) (stop func()) {
 	db := sqliteHandle(s.conn)
 	if db == 0 {
 		return func() {}
 	}
 	quit, ended := make(chan struct{}), make(chan struct{})
-	go func() {
+	stopWatch := context.AfterFunc(ctx, func() {
 		defer close(ended)
+		interruptUntil(db, quit)
+	})
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			if stopWatch() { // ctx was not done: the watchdog never started
+				return
+			}
+			close(quit)
+			<-ended
+		})
+	}
+}
+
+// interruptUntil interrupts the statement running on the connection db
+// now and every interruptEvery until quit is closed.
+func interruptUntil(db uintptr, quit <-chan struct{}) {
+	t := time.NewTicker(interruptEvery)
+	defer t.Stop()
+	for {
+		tls := libc.NewTLS()
+		sqlite3.Xsqlite3_interrupt(tls, db)
+		tls.Close()
 		select {
-		case <-ctx.Done():
 		case <-quit:
 			return
+		case <-t.C:
 		}
-		t := time.NewTicker(interruptEvery)
-		defer t.Stop()
-		for {
-			tls := libc.NewTLS()
-			sqlite3.Xsqlite3_interrupt(tls, db)
-			tls.Close()
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	var once sync.Once
-	return func() { once.Do(func() { close(quit); <-ended }) }
+	}
 }
 
 // interruptEvery is how often a canceled statement is interrupted again.

@@ -64,7 +64,7 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 	p := &pending{cond: sync.NewCond(new(sync.Mutex))}
 	calls := newCallTracker(-1)
 	srv := s.MCP()
-	srv.AddReceivingMiddleware(safeErrors, calls.middleware)
+	srv.AddReceivingMiddleware(presized, safeErrors, calls.middleware)
 	conn := newStdioConn(in, out, opts.MaxMessage, s.Logger(), p)
 	ended := make(chan struct{})
 	conn.onEOF = func() {

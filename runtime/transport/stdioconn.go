@@ -141,7 +141,7 @@ func (c *stdioConn) refuse(ferr *frameError, line []byte) {
 	c.logger.Debug("refused a malformed message", "reason", ferr.message)
 	b, err := json.Marshal(reply)
 	if err == nil {
-		err = c.writeLine(b)
+		err = c.write(append(b, '\n'))
 	}
 	if err != nil {
 		c.logger.Warn("answering a malformed message", "err", err)
@@ -150,24 +150,25 @@ func (c *stdioConn) refuse(ferr *frameError, line []byte) {
 
 // Write writes one message. A response that cannot be encoded (it holds
 // invalid JSON) is replaced by an internal error, so that no output line is
-// ever invalid JSON and the session survives.
+// ever invalid JSON and the session survives. (A result comes checked from
+// the go-sdk, which encoded it; see encodeLine.)
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp {
 		resp = c.fixResponse(resp)
 		msg = resp
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	line, err := encodeLine(msg)
 	if err != nil && isResp {
 		c.logger.Error("a response could not be encoded; sent an internal error instead", "err", err)
-		data, err = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: resp.ID,
+		line, err = encodeLine(&jsonrpc.Response{ID: resp.ID,
 			Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the response could not be encoded"}})
 	}
 	if err != nil {
 		c.logger.Error("dropped a message that could not be encoded", "err", err)
 		return nil
 	}
-	err = c.writeLine(data)
+	err = c.write(line)
 	if isResp {
 		c.p.add(0, 1)
 	}
@@ -193,10 +194,11 @@ func (c *stdioConn) fixResponse(r *jsonrpc.Response) *jsonrpc.Response {
 	return &jsonrpc.Response{ID: r.ID, Result: r.Result, Error: safeWireError(r.Error, code)}
 }
 
-func (c *stdioConn) writeLine(b []byte) error {
+// write writes line, which ends with its newline, in one Write.
+func (c *stdioConn) write(line []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err := c.out.Write(append(b, '\n'))
+	_, err := c.out.Write(line)
 	return err
 }
 

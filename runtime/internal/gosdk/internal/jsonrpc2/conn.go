@@ -381,13 +381,17 @@ var asyncKey = asyncKeyType{}
 // requests, via a call to [Async].)
 type releaser struct {
 	mu       sync.Mutex
-	ch       chan struct{}
+	conn     *Connection // whose handler queue the request's goroutine runs
 	released bool
+	handedOn bool // the queue went on without the request's goroutine
 }
 
-// release closes the associated channel. If soft is set, multiple calls to
-// release are allowed.
-func (r *releaser) release(soft bool) {
+// release lets the rest of the handler queue go on without the request:
+// when [Async] releases it, the request's goroutine hands the queue on; when
+// the request is done (soft), that goroutine goes on with the queue itself.
+// It reports whether the queue was handed on. If soft is set, multiple calls
+// to release are allowed.
+func (r *releaser) release(soft bool) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 
@@ -395,10 +399,12 @@ func (r *releaser) release(soft bool) {
 		if !soft {
 			panic("jsonrpc2.Async called multiple times")
 		}
-	} else {
-		close(r.ch)
-		r.released = true
+	} else if !soft {
+		r.conn.handOnQueue()
+		r.handedOn = true
 	}
+	r.released = true
+	return r.handedOn
 }
 
 type AsyncCall struct {
@@ -679,15 +685,30 @@ func (c *Connection) handleAsync() {
 			continue
 		}
 
-		releaser := &releaser{ch: make(chan struct{})}
+		// The request runs on this goroutine: a request released by Async
+		// hands the queue to another one (handOnQueue), so that no goroutine
+		// is started, and no goroutine woken, for a queue that stays empty.
+		releaser := &releaser{conn: c}
 		ctx := context.WithValue(req.ctx, asyncKey, releaser)
-		go func() {
-			defer releaser.release(true)
-			result, err := c.handler.Handle(ctx, req.Request)
-			c.processResult(c.handler, req, result, err)
-		}()
-		<-releaser.ch
+		result, err := c.handler.Handle(ctx, req.Request)
+		c.processResult(c.handler, req, result, err)
+		if releaser.release(true) {
+			return
+		}
 	}
+}
+
+// handOnQueue lets the handler queue go on without the request being
+// handled: on a new goroutine if requests are waiting, or else on the one
+// that acceptRequest starts for the next request.
+func (c *Connection) handOnQueue() {
+	c.updateInFlight(func(s *inFlightState) {
+		if len(s.handlerQueue) > 0 {
+			go c.handleAsync()
+		} else {
+			s.handlerRunning = false
+		}
+	})
 }
 
 // processResult processes the result of a request and, if appropriate, sends a response.
