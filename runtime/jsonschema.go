@@ -29,6 +29,10 @@ type schema struct {
 	lazy func() (*jsonschema.Schema, error)
 	once sync.Once
 	err  error // from the lazy compilation
+	// check decodes and checks arguments without the validator, when it
+	// can (argcheck.go); made on first use, like the compiled schema.
+	check     *argCheck
+	checkOnce sync.Once
 }
 
 // noLoader refuses every external reference: a schema in a config is
@@ -136,6 +140,18 @@ func (s *schema) ready() error {
 		}
 	})
 	return s.err
+}
+
+// quickArgs decodes and checks a call's arguments without the general
+// decoder and validator, if it can: ok means they are valid, and args are
+// what decodeArgs would have made of them (numbers typed); otherwise
+// decodeArgs takes the general way, which finds the errors.
+func (s *schema) quickArgs(raw []byte) (args map[string]any, ok bool) {
+	s.checkOnce.Do(func() { s.check = newArgCheck(s.doc) })
+	if s.check == nil {
+		return nil, false
+	}
+	return s.check.decode(raw)
 }
 
 // validate checks v (decoded with decodeJSON) against the schema. The error
