@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -421,4 +422,24 @@ func randomValue(r *rand.Rand, p map[string]any, depth int) string {
 		return strings.Repeat("[", 200) + strings.Repeat("]", 200)
 	}
 	return "null"
+}
+
+// TestHugeExponentIsAnError checks that a number whose exponent math/big
+// refuses, compared with a bound, is an argument error: the validator
+// panics on it, which took the whole server down.
+func TestHugeExponentIsAnError(t *testing.T) {
+	t.Parallel()
+	srv := mustCompile(t, `version: 1
+tools:
+  - name: t
+    description: d
+    args: [{name: n, type: number, minimum: 0}]
+    content: [{text: x}]
+`, nil)
+	for _, n := range []string{"1e1000001", "-1e1000001", "1e-1000001", "1.5e99999999999999999999"} {
+		res, err := srv.CallTool(context.Background(), "t", []byte(`{"n":`+n+`}`), nil)
+		if err != nil || !res.IsError || !strings.Contains(textOf(res.Content), "out of the range") {
+			t.Errorf("n = %s: %v %v %q", n, err, res.IsError, textOf(res.Content))
+		}
+	}
 }

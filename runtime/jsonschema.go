@@ -166,7 +166,7 @@ func (s *schema) validateNumbers(v any) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	err := s.compiled.Validate(v)
+	err := s.run(v)
 	if err == nil {
 		return nil
 	}
@@ -175,6 +175,22 @@ func (s *schema) validateNumbers(v any) error {
 		return err
 	}
 	return errors.New(leafErrors(ve))
+}
+
+// errNumberRange is what the validator cannot check: a number whose
+// exponent math/big refuses (beyond about a million), against a bound.
+var errNumberRange = errors.New("a number is out of the range the schema validator can compare")
+
+// run runs the validator. It recovers from the panic of
+// santhosh-tekuri/jsonschema v6.0.3 on errNumberRange's numbers (a nil
+// *big.Rat in numValidate), which would end the whole server.
+func (s *schema) run(v any) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errNumberRange
+		}
+	}()
+	return s.compiled.Validate(v)
 }
 
 // leafErrors renders the innermost causes of a validation error, one per
