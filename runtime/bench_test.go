@@ -79,8 +79,13 @@ func connect(b *testing.B, srv *mcp.Server) *mcp.ClientSession {
 
 // benchCall calls the tool "ping" until the benchmark ends.
 func benchCall(b *testing.B, cs *mcp.ClientSession) {
+	benchCallArgs(b, cs, `{}`)
+}
+
+// benchCallArgs calls the tool "ping" with args until the benchmark ends.
+func benchCallArgs(b *testing.B, cs *mcp.ClientSession, args string) {
 	ctx := context.Background()
-	params := &mcp.CallToolParams{Name: "ping", Arguments: json.RawMessage(`{}`)}
+	params := &mcp.CallToolParams{Name: "ping", Arguments: json.RawMessage(args)}
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := cs.CallTool(ctx, params)
@@ -107,4 +112,36 @@ func BenchmarkCallInMemorySDK(b *testing.B) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "pong"}}}, nil
 		})
 	benchCall(b, connect(b, srv))
+}
+
+// BenchmarkCallOneArg measures tools/call on a tool with one string
+// argument, the shape of most generated tools (a query, an id): the
+// arguments are decoded and checked against the input schema.
+func BenchmarkCallOneArg(b *testing.B) {
+	srv := mustCompile(b, `version: 1
+tools:
+  - name: ping
+    description: d
+    args: [{name: q, required: true, max_length: 200}]
+    handler: {kind: echo, result: "${{ 'pong' }}"}
+`, nil)
+	benchCallArgs(b, connect(b, srv.MCP()), `{"q": "select id, name from users where id = 1"}`)
+}
+
+// BenchmarkCallOneArgFullSchema is BenchmarkCallOneArg with a schema
+// keyword (propertyNames) that only the full JSON Schema validator checks.
+func BenchmarkCallOneArgFullSchema(b *testing.B) {
+	srv := mustCompile(b, `version: 1
+tools:
+  - name: ping
+    description: d
+    input_schema:
+      type: object
+      properties: {q: {type: string, maxLength: 200}}
+      required: [q]
+      additionalProperties: false
+      propertyNames: {maxLength: 64}
+    handler: {kind: echo, result: "${{ 'pong' }}"}
+`, nil)
+	benchCallArgs(b, connect(b, srv.MCP()), `{"q": "select id, name from users where id = 1"}`)
 }

@@ -29,6 +29,10 @@ type schema struct {
 	lazy func() (*jsonschema.Schema, error)
 	once sync.Once
 	err  error // from the lazy compilation
+	// check decodes and checks arguments without the validator, when it
+	// can (argcheck.go); made on first use, like the compiled schema.
+	check     *argCheck
+	checkOnce sync.Once
 }
 
 // noLoader refuses every external reference: a schema in a config is
@@ -138,6 +142,18 @@ func (s *schema) ready() error {
 	return s.err
 }
 
+// quickArgs decodes and checks a call's arguments without the general
+// decoder and validator, if it can: ok means they are valid, and args are
+// what decodeArgs would have made of them (numbers typed); otherwise
+// decodeArgs takes the general way, which finds the errors.
+func (s *schema) quickArgs(raw []byte) (args map[string]any, ok bool) {
+	s.checkOnce.Do(func() { s.check = newArgCheck(s.doc) })
+	if s.check == nil {
+		return nil, false
+	}
+	return s.check.decode(raw)
+}
+
 // validate checks v (decoded with decodeJSON) against the schema. The error
 // names every failing location and rule, for a model to correct its call.
 func (s *schema) validate(v any) error {
@@ -150,7 +166,7 @@ func (s *schema) validateNumbers(v any) error {
 	if err := s.ready(); err != nil {
 		return err
 	}
-	err := s.compiled.Validate(v)
+	err := s.run(v)
 	if err == nil {
 		return nil
 	}
@@ -159,6 +175,22 @@ func (s *schema) validateNumbers(v any) error {
 		return err
 	}
 	return errors.New(leafErrors(ve))
+}
+
+// errNumberRange is what the validator cannot check: a number whose
+// exponent math/big refuses (beyond about a million), against a bound.
+var errNumberRange = errors.New("a number is out of the range the schema validator can compare")
+
+// run runs the validator. It recovers from the panic of
+// santhosh-tekuri/jsonschema v6.0.3 on errNumberRange's numbers (a nil
+// *big.Rat in numValidate), which would end the whole server.
+func (s *schema) run(v any) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errNumberRange
+		}
+	}()
+	return s.compiled.Validate(v)
 }
 
 // leafErrors renders the innermost causes of a validation error, one per

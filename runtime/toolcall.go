@@ -81,30 +81,32 @@ func (s *Server) unknownTool(name string) string {
 // errInvalidArgs marks arguments the schema rejects.
 var errInvalidArgs = errors.New("invalid arguments")
 
-// decodeArgs parses, validates and completes a call's arguments.
+// decodeArgs parses, validates and completes a call's arguments. Most
+// calls take the quick way (schema.quickArgs), which checks as strictly and
+// decodes the same; the rest, and every invalid call, the general one.
 func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) > MaxArgsSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", errInvalidArgs, MaxArgsSize)
 	}
-	args := map[string]any{}
-	if len(raw) > 0 && string(raw) != "null" {
-		v, err := decodeNumbers(raw) // validated as decoded, then typed in place
-		if err != nil {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage(`{}`) // no arguments: checked as none
+	}
+	args, checked := t.in.quickArgs(raw)
+	if !checked {
+		var err error
+		if args, err = decodeObject(raw); err != nil {
 			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
 		}
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("%w: arguments must be an object", errInvalidArgs)
-		}
-		args = m
 	}
 	if name, ok := t.passedBound(args); ok {
 		return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", errInvalidArgs, name)
 	}
-	if err := t.in.validateNumbers(args); err != nil {
-		return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
+	if !checked {
+		if err := t.in.validateNumbers(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
+		}
+		handlers.Numbers(args)
 	}
-	handlers.Numbers(args)
 	for _, f := range t.fill {
 		if _, given := args[f.name]; !given && f.hasDefault {
 			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it
@@ -114,6 +116,20 @@ func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
 		}
 	}
 	return args, nil
+}
+
+// decodeObject decodes arguments, which must be an object, with numbers
+// left as json.Number for the validator.
+func decodeObject(raw []byte) (map[string]any, error) {
+	v, err := decodeNumbers(raw)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("arguments must be an object")
+	}
+	return m, nil
 }
 
 // prepare decodes and validates a call's arguments, and binds those the

@@ -1,0 +1,253 @@
+package runtime
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
+
+// decode decodes and checks the JSON of a call's arguments in one pass. It
+// returns ok only when the arguments are certainly valid; the map then
+// holds what decodeNumbers, the validator and handlers.Numbers would have
+// left: strings, bools, int64 or float64 numbers, []any. Anything unusual
+// (a property it does not know, a key given twice, a null, a number it
+// cannot compare for sure, text after the object) makes it give up.
+func (c *argCheck) decode(raw []byte) (map[string]any, bool) {
+	s := argScanner{data: raw}
+	s.space()
+	if !s.byte('{') {
+		return nil, false
+	}
+	args := make(map[string]any, len(c.props))
+	var seen uint64
+	s.space()
+	for !s.byte('}') {
+		if len(args) > 0 && !(s.byte(',') && s.space()) {
+			return nil, false
+		}
+		i, ok := c.member(&s)
+		if !ok || seen&(1<<i) != 0 {
+			return nil, false
+		}
+		seen |= 1 << i
+		p := &c.props[i]
+		if args[p.name], ok = p.value(&s); !ok {
+			return nil, false
+		}
+		s.space()
+	}
+	s.space()
+	return args, s.pos == len(s.data) && seen&c.required == c.required
+}
+
+// member reads a key and its colon, and returns the key's property.
+func (c *argCheck) member(s *argScanner) (int, bool) {
+	body, plain, ok := s.quoted()
+	if !ok {
+		return 0, false
+	}
+	var i int
+	var known bool
+	if plain {
+		i, known = c.names[string(body[1:len(body)-1])] // no copy: the compiler sees to it
+	} else {
+		key, ok := unquote(body)
+		i, known = c.names[key]
+		known = known && ok
+	}
+	s.space()
+	if !known || !s.byte(':') {
+		return 0, false
+	}
+	s.space()
+	return i, true
+}
+
+// value reads and checks one value.
+func (vc *valueCheck) value(s *argScanner) (any, bool) {
+	switch vc.typ {
+	case "string":
+		v, ok := s.str()
+		return v, ok && vc.stringHolds(v)
+	case "boolean":
+		v, ok := s.boolean()
+		return v, ok && (vc.enum == nil || enumHas(vc.enum, v, argNumber{}))
+	case "array":
+		return vc.array(s)
+	}
+	lit, integer, ok := s.number()
+	if !ok || vc.typ == "integer" && !integer {
+		return nil, false
+	}
+	n := parseNumber(lit, integer)
+	return n.value(), (vc.typ == "number" || n.isInt) && vc.numberHolds(n)
+}
+
+func (vc *valueCheck) stringHolds(v string) bool {
+	if vc.minLength >= 0 || vc.maxLength >= 0 {
+		n := utf8.RuneCountInString(v)
+		if n < vc.minLength || vc.maxLength >= 0 && n > vc.maxLength {
+			return false
+		}
+	}
+	return (vc.pattern == nil || vc.pattern.MatchString(v)) && (vc.enum == nil || enumHas(vc.enum, v, argNumber{}))
+}
+
+func (vc *valueCheck) numberHolds(n argNumber) bool {
+	for _, b := range vc.bounds {
+		if !b.holds(n) {
+			return false
+		}
+	}
+	return vc.enum == nil || enumHas(vc.enum, n.value(), n)
+}
+
+// array reads an array of values checked by vc.items.
+func (vc *valueCheck) array(s *argScanner) (any, bool) {
+	if !s.byte('[') {
+		return nil, false
+	}
+	out := []any{} // never nil, as encoding/json decodes []
+	s.space()
+	for !s.byte(']') {
+		if len(out) > 0 && !(s.byte(',') && s.space()) {
+			return nil, false
+		}
+		v, ok := vc.items.value(s)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+		s.space()
+	}
+	n := len(out)
+	return out, n >= vc.minItems && (vc.maxItems < 0 || n <= vc.maxItems)
+}
+
+// argScanner reads the JSON grammar, byte by byte.
+type argScanner struct {
+	data []byte
+	pos  int
+}
+
+// space skips JSON white space; it returns true, to chain.
+func (s *argScanner) space() bool {
+	for s.pos < len(s.data) {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return true
+		}
+	}
+	return true
+}
+
+// byte consumes c if it comes next.
+func (s *argScanner) byte(c byte) bool {
+	if s.pos < len(s.data) && s.data[s.pos] == c {
+		s.pos++
+		return true
+	}
+	return false
+}
+
+func (s *argScanner) literal(word string) bool {
+	if len(s.data)-s.pos >= len(word) && string(s.data[s.pos:s.pos+len(word)]) == word {
+		s.pos += len(word)
+		return true
+	}
+	return false
+}
+
+func (s *argScanner) boolean() (bool, bool) {
+	if s.literal("true") {
+		return true, true
+	}
+	return false, s.literal("false")
+}
+
+// str reads a string.
+func (s *argScanner) str() (string, bool) {
+	body, plain, ok := s.quoted()
+	if !ok {
+		return "", false
+	}
+	if plain {
+		return string(body[1 : len(body)-1]), true
+	}
+	return unquote(body)
+}
+
+// unquote decodes a string with escapes or invalid UTF-8 as encoding/json
+// does, for it is encoding/json.
+func unquote(quoted []byte) (string, bool) {
+	var v string
+	err := json.Unmarshal(quoted, &v)
+	return v, err == nil
+}
+
+// quoted reads a string and returns it with its quotes. It is plain when it
+// has no escapes and is valid UTF-8: encoding/json copies such a string as
+// it is.
+func (s *argScanner) quoted() (body []byte, plain bool, ok bool) {
+	start := s.pos
+	if !s.byte('"') {
+		return nil, false, false
+	}
+	plain = true
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		switch {
+		case c == '"':
+			s.pos++
+			body = s.data[start:s.pos]
+			return body, plain && utf8.Valid(body), true
+		case c < 0x20:
+			return nil, false, false // a control character must be escaped
+		case c == '\\':
+			plain = false
+			s.pos++ // the escaped byte cannot end the string
+		}
+		s.pos++
+	}
+	return nil, false, false
+}
+
+// number reads the text of a number, checking its grammar, and says
+// whether it is an integer (no fraction or exponent). It refuses very long
+// numbers and exponents of more than four digits, which the validator's
+// rationals cannot always represent.
+func (s *argScanner) number() (lit []byte, integer bool, ok bool) {
+	start := s.pos
+	s.byte('-')
+	if !s.byte('0') && s.digits() == 0 {
+		return nil, false, false
+	}
+	integer = true
+	if s.byte('.') {
+		integer = false
+		if s.digits() == 0 {
+			return nil, false, false
+		}
+	}
+	if s.byte('e') || s.byte('E') {
+		integer = false
+		if !s.byte('+') {
+			s.byte('-')
+		}
+		if n := s.digits(); n == 0 || n > 4 {
+			return nil, false, false
+		}
+	}
+	lit = s.data[start:s.pos]
+	return lit, integer, len(lit) <= 64
+}
+
+// digits skips decimal digits and returns how many.
+func (s *argScanner) digits() int {
+	start := s.pos
+	for s.pos < len(s.data) && '0' <= s.data[s.pos] && s.data[s.pos] <= '9' {
+		s.pos++
+	}
+	return s.pos - start
+}
