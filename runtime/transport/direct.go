@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -86,7 +87,7 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 		if err != nil {
 			return false
 		}
-		reply, err := ss.Answer(r.Context(), req)
+		reply, err := encodeBody(ss.Answer(r.Context(), req))
 		writeDirect(w, reply, err)
 		return true
 	}
@@ -123,6 +124,12 @@ func directHeaders(r *http.Request) bool {
 		}
 	}
 	return jsonOK && streamOK
+}
+
+// encodeBody encodes a response as an HTTP body.
+func encodeBody(resp *jsonrpc.Response) ([]byte, error) {
+	line, err := encodeLine(resp)
+	return bytes.TrimSuffix(line, []byte("\n")), err
 }
 
 // writeDirect writes a call's response as one JSON object.
@@ -226,7 +233,7 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		}
 		stream.release()
 	})
-	reply, err := ss.Answer(ctx, req)
+	reply, err := encodeBody(ss.Answer(ctx, req))
 	begin.Stop()
 	gone()
 	mu.Lock()

@@ -76,7 +76,7 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 	defer stopRun()
 	go s.WatchResources(runCtx, srv)
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(runCtx, &stdioTransport{conn: conn}) }()
+	go func() { done <- runStdio(runCtx, srv, conn) }()
 	select {
 	case err := <-done:
 		return quietEnd(err)
@@ -88,6 +88,27 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 		_ = conn.Close()
 	}
 	return waitEnd(done, opts.ShutdownTimeout+2*cancelGrace)
+}
+
+// runStdio serves srv on conn until the session ends or ctx is done, as
+// mcp.Server.Run does; once the session is connected, conn answers
+// tools/call requests itself (stdiodirect.go).
+func runStdio(ctx context.Context, srv *mcp.Server, conn *stdioConn) error {
+	ss, err := srv.Connect(ctx, &stdioTransport{conn: conn}, nil)
+	if err != nil {
+		return err
+	}
+	conn.serveDirect(ctx, ss)
+	ended := make(chan error, 1)
+	go func() { ended <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		_ = ss.Close()
+		<-ended
+		return ctx.Err()
+	case err := <-ended:
+		return err
+	}
 }
 
 // stopCalls waits up to grace for every request read to be answered, then

@@ -33,6 +33,10 @@ type stdioConn struct {
 	done      chan struct{}
 	closeOnce sync.Once
 
+	// direct answers tools/call requests without the go-sdk's connection
+	// (stdiodirect.go), once the session is known
+	direct stdioDirect
+
 	wmu         sync.Mutex // serializes writes to out
 	initMu      sync.Mutex
 	initID      jsonrpc.ID // the id of the initialize request
@@ -89,6 +93,9 @@ func (c *stdioConn) readLoop() {
 			continue
 		}
 		c.track(msg)
+		if c.answerDirect(msg) {
+			continue
+		}
 		if !c.deliver(readResult{msg: msg}) {
 			return
 		}

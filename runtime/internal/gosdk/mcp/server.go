@@ -2336,12 +2336,12 @@ func AddReceivingCustomMethod[P paramsPtr[T], R Result, T any](
 }
 
 // Answer handles the client request req on ss in the caller's goroutine and
-// returns the encoded response: the same checks, receiving middleware and
-// error codes as a request read from the session's connection, without the
+// returns its response: the same checks, receiving middleware and error
+// codes as a request read from the session's connection, without the
 // hand-offs between the connection's goroutines. It serves a transport that
 // owns the wire for a request, such as an HTTP handler answering a call with
 // one JSON object.
-func (ss *ServerSession) Answer(ctx context.Context, req *jsonrpc.Request) ([]byte, error) {
+func (ss *ServerSession) Answer(ctx context.Context, req *jsonrpc.Request) *jsonrpc.Response {
 	res, err := ss.handle(ctx, req)
-	return jsonrpc2.EncodeReply(req, res, err)
+	return jsonrpc2.ResponseTo(req, res, err)
 }

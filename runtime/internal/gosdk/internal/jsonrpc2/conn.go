@@ -841,11 +841,12 @@ func (notDone) Done() <-chan struct{}       { return nil }
 func (notDone) Err() error                  { return nil }
 func (notDone) Deadline() (time.Time, bool) { return time.Time{}, false }
 
-// EncodeReply encodes the response to the call req that result and err
-// make, as a Connection would send it: the same error codes and the same
-// refusal of a handler that returns both a result and an error, or neither.
-// It serves a transport that answers a call without a Connection.
-func EncodeReply(req *Request, result any, err error) ([]byte, error) {
+// ResponseTo returns the response to the call req that result and err
+// make, as a Connection would send it: the same error codes, and the same
+// refusal of a handler that returns both a result and an error, or
+// neither. The result is encoded once, into Response.Result. It serves a
+// transport that answers a call without a Connection.
+func ResponseTo(req *Request, result any, err error) *Response {
 	if nomethodnotfoundcodeinerror != "1" && (errors.Is(err, ErrNotHandled) || errors.Is(err, ErrMethodNotFound)) {
 		err = fmt.Errorf("%w: %q", ErrMethodNotFound, req.Method)
 	}
@@ -855,23 +856,9 @@ func EncodeReply(req *Request, result any, err error) ([]byte, error) {
 	case result == nil && err == nil:
 		err = fmt.Errorf("%w: a nil result and nil error for a %q Request that requires a Response", ErrInternal, req.Method)
 	}
-	if err != nil {
-		return EncodeMessage(&Response{ID: req.ID, Error: err})
+	response, merr := NewResponse(req.ID, result, err)
+	if merr != nil {
+		return &Response{ID: req.ID, Error: fmt.Errorf("%w: a malformed result for %q: %v", ErrInternal, req.Method, merr)}
 	}
-	// The result is encoded once, into the message: EncodeMessage would
-	// encode it, then scan it again as a RawMessage inside the message.
-	id, err := jsonMarshal(req.ID.value)
-	if err != nil {
-		return nil, fmt.Errorf("%w: an unusable id %v for %q: %w", ErrInternal, req.ID.value, req.Method, err)
-	}
-	raw, err := jsonMarshal(result)
-	if err != nil {
-		return nil, fmt.Errorf("%w: a malformed result for %q: %w", ErrInternal, req.Method, err)
-	}
-	msg := make([]byte, 0, len(`{"jsonrpc":"2.0","id":,"result":}`)+len(id)+len(raw))
-	msg = append(msg, `{"jsonrpc":"2.0","id":`...)
-	msg = append(msg, id...)
-	msg = append(msg, `,"result":`...)
-	msg = append(msg, raw...)
-	return append(msg, '}'), nil
+	return response
 }
