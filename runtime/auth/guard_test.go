@@ -183,6 +183,33 @@ func TestGuardInsufficientScopeNamesEveryScope(t *testing.T) {
 	}
 }
 
+// A server that admits requests itself (Admit) and serves ItemScopes at
+// the endpoint: an admitted request goes on; one that reached the endpoint
+// without Admit, even with a valid token, is refused.
+func TestGuardItemScopesNeedsAdmit(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	g := newGuard(t, is)
+	tok := "Bearer " + is.Sign(t, "k1", is.Claims(resource, "tools:read"))
+	next := &served{}
+	endpoint := g.ItemScopes(next, need)
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(callBody("read_tool")))
+	r.Header.Set("Authorization", tok)
+	w := httptest.NewRecorder()
+	endpoint.ServeHTTP(w, r)
+	if w.Code != 401 || next.calls != 0 {
+		t.Fatalf("not admitted: status %d, handler ran %d times; want 401 and never", w.Code, next.calls)
+	}
+	ctx, ok := g.Admit(r.Context(), w, r)
+	if !ok {
+		t.Fatalf("Admit refused a valid token: %d %s", w.Code, w.Body)
+	}
+	w = httptest.NewRecorder()
+	endpoint.ServeHTTP(w, r.WithContext(ctx))
+	if w.Code != 200 || next.caller == nil || next.caller.Subject != "alice" {
+		t.Fatalf("admitted: status %d, caller %+v; want 200 and alice", w.Code, next.caller)
+	}
+}
+
 func TestGuardUnknownKIDRefetchIsRateLimited(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	g := newGuard(t, is)
