@@ -95,17 +95,14 @@ func (g *Guard) leeway() time.Duration {
 
 // admit authenticates r, answering it if it cannot go on.
 func (g *Guard) admit(ctx context.Context, w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth.TokenInfo, bool) {
-	cred, err := BearerCredential(r.Header)
+	c, exp, err := g.identify(ctx, r.Header)
 	switch {
 	case errors.Is(err, ErrNoCredential):
 		g.challenge(w, http.StatusUnauthorized, "", g.required, "authentication required")
 		return nil, nil, false
-	case err != nil:
+	case errors.Is(err, ErrMalformed):
 		g.challenge(w, http.StatusBadRequest, "invalid_request", nil, err.Error())
 		return nil, nil, false
-	}
-	c, exp, err := g.Authenticate(ctx, cred)
-	switch {
 	case errors.Is(err, ErrUnavailable):
 		g.logger.Warn("cannot check credentials", "err", err)
 		w.Header().Set("Retry-After", "5")
@@ -123,6 +120,38 @@ func (g *Guard) admit(ctx context.Context, w http.ResponseWriter, r *http.Reques
 		return c, tokenInfo(c, g.issuer, exp), true
 	}
 	return c, c.info, true
+}
+
+// identify returns the caller that the bearer credential of a request's
+// headers stands for (see BearerCredential and Authenticate for the
+// errors). A token verified before is found without checking its
+// characters again: the cache matches its bytes whole, and they were
+// well-formed when it was verified.
+func (g *Guard) identify(ctx context.Context, h http.Header) (*Caller, time.Time, error) {
+	cred, err := bearerField(h)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if c, exp, ok := g.verified(cred); ok {
+		return c, exp, nil
+	}
+	if !isB64Token(cred) {
+		return nil, time.Time{}, ErrMalformed
+	}
+	return g.Authenticate(ctx, cred)
+}
+
+// verified returns the caller of a JWT verified before and still valid.
+// With API keys it finds nothing: Authenticate matches keys first.
+func (g *Guard) verified(cred string) (*Caller, time.Time, bool) {
+	if g.jwt == nil || len(g.keys) > 0 {
+		return nil, time.Time{}, false
+	}
+	v, ok := g.jwt.cache.get(cred, time.Now())
+	if !ok || v.caller == nil {
+		return nil, time.Time{}, false
+	}
+	return v.caller, v.exp, true
 }
 
 // challenge answers with status and a Bearer challenge (RFC 6750 §3):
