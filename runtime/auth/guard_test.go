@@ -183,6 +183,71 @@ func TestGuardInsufficientScopeNamesEveryScope(t *testing.T) {
 	}
 }
 
+// A server that admits requests itself (Admit) and serves ItemScopes at
+// the endpoint: an admitted request goes on; one that reached the endpoint
+// without Admit, even with a valid token, is refused.
+func TestGuardItemScopesNeedsAdmit(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	g := newGuard(t, is)
+	tok := "Bearer " + is.Sign(t, "k1", is.Claims(resource, "tools:read"))
+	next := &served{}
+	endpoint := g.ItemScopes(next, need)
+	r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(callBody("read_tool")))
+	r.Header.Set("Authorization", tok)
+	w := httptest.NewRecorder()
+	endpoint.ServeHTTP(w, r)
+	if w.Code != 401 || next.calls != 0 {
+		t.Fatalf("not admitted: status %d, handler ran %d times; want 401 and never", w.Code, next.calls)
+	}
+	ctx, ok := g.Admit(r.Context(), w, r)
+	if !ok {
+		t.Fatalf("Admit refused a valid token: %d %s", w.Code, w.Body)
+	}
+	w = httptest.NewRecorder()
+	endpoint.ServeHTTP(w, r.WithContext(ctx))
+	if w.Code != 200 || next.caller == nil || next.caller.Subject != "alice" {
+		t.Fatalf("admitted: status %d, caller %+v; want 200 and alice", w.Code, next.caller)
+	}
+}
+
+// A token verified before is found in the cache without its characters
+// being checked again; any other bytes still are, and get the answer they
+// got before it was cached.
+func TestGuardVerifiedTokenOnlyForTheSameBytes(t *testing.T) {
+	is := authtest.NewIssuer(t)
+	g, err := auth.New(&spec.Auth{Resource: resource,
+		OAuth: &spec.OAuth{Issuer: is.Name, JWKSURL: is.JWKSURL, Algorithms: []string{"ES256"}}}, auth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	tok := is.Sign(t, "k1", is.Claims(resource, "tools:read"))
+	i := len(tok) - 10 // inside the signature
+	other := "A"
+	if tok[i:i+1] == other {
+		other = "B"
+	}
+	for _, tt := range []struct {
+		name, header string
+		want         int
+	}{
+		{"first", "Bearer " + tok, 200},
+		{"again", "Bearer " + tok, 200},
+		{"after two spaces", "Bearer  " + tok, 200},
+		{"with a character no token has", "Bearer " + tok + "!", 400},
+		{"with a space inside", "Bearer " + tok[:10] + " " + tok[10:], 400},
+		{"one character changed", "Bearer " + tok[:i] + other + tok[i+1:], 401},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(callBody("read_tool")))
+		r.Header.Set("Authorization", tt.header)
+		w := httptest.NewRecorder()
+		g.Middleware(&served{}, need).ServeHTTP(w, r)
+		if w.Code != tt.want {
+			t.Errorf("%s: status %d, want %d", tt.name, w.Code, tt.want)
+		}
+	}
+}
+
 func TestGuardUnknownKIDRefetchIsRateLimited(t *testing.T) {
 	is := authtest.NewIssuer(t)
 	g := newGuard(t, is)

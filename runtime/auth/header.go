@@ -28,6 +28,19 @@ var (
 // credential must be an RFC 6750 b64token: letters, digits and
 // -._~+/ followed by optional '=' padding.
 func BearerCredential(h http.Header) (string, error) {
+	cred, err := bearerField(h)
+	if err != nil {
+		return "", err
+	}
+	if !isB64Token(cred) {
+		return "", ErrMalformed
+	}
+	return cred, nil
+}
+
+// bearerField is BearerCredential without the check of the credential's
+// characters, for a caller that knows the credential already.
+func bearerField(h http.Header) (string, error) {
 	values := h.Values("Authorization")
 	switch {
 	case len(values) == 0:
@@ -43,11 +56,7 @@ func BearerCredential(h http.Header) (string, error) {
 	if !strings.EqualFold(scheme, "Bearer") {
 		return "", ErrNoCredential
 	}
-	cred = strings.TrimLeft(cred, " ")
-	if !isB64Token(cred) {
-		return "", ErrMalformed
-	}
-	return cred, nil
+	return strings.TrimLeft(cred, " "), nil
 }
 
 // notB64TokenChar marks the bytes a b64token cannot hold before its

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,33 +18,59 @@ import (
 type NeedFunc func(method, name string) []string
 
 // Middleware authenticates every request before next (the go-sdk handler)
-// sees it. Without a credential the answer is 401 with a challenge naming
-// the metadata; with a bad or expired one 401 invalid_token; with a
-// malformed header 400; without the scopes the request needs, 403
-// insufficient_scope naming all of them. An accepted request carries its
-// Caller to the go-sdk as its TokenInfo (see CallerFromTokenInfo), which
-// also binds a session to its user: another caller presenting the session's
-// ID gets 403.
+// sees it: Admit, then ItemScopes. Without a credential the answer is 401
+// with a challenge naming the metadata; with a bad or expired one 401
+// invalid_token; with a malformed header 400; without the scopes the
+// request needs, 403 insufficient_scope naming all of them. An accepted
+// request carries its Caller to the go-sdk as its TokenInfo (see
+// CallerFromTokenInfo), which also binds a session to its user: another
+// caller presenting the session's ID gets 403.
+//
+// A server that derives a context for each request anyway calls Admit
+// itself and serves ItemScopes, so that the request is copied once for
+// both (see the HTTP transport).
+func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
+	items := g.ItemScopes(next, need)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if ctx, ok := g.Admit(r.Context(), w, r); ok {
+			items.ServeHTTP(w, r.WithContext(ctx))
+		}
+	})
+}
+
+// Admit authenticates r, before any of its body is read, and returns ctx
+// carrying the caller's TokenInfo, for the go-sdk and ItemScopes. When r
+// cannot go on, Admit answers it (401, 400, 403, 503) and returns false.
 //
 // It stores the TokenInfo where the go-sdk's RequireBearerToken would, but
 // does not go through that middleware: it would parse the Authorization
 // header a second time and copy the request and its context once more for
 // a verdict already reached here.
-func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
-	var leeway time.Duration
-	if g.jwt != nil {
-		leeway = g.jwt.leeway
+func (g *Guard) Admit(ctx context.Context, w http.ResponseWriter, r *http.Request) (context.Context, bool) {
+	_, ti, ok := g.admit(ctx, w, r)
+	if !ok {
+		return nil, false
 	}
+	if !ti.Expiration.IsZero() && ti.Expiration.Add(g.leeway()).Before(time.Now()) {
+		// A verdict is cached only until its token expires; this is the
+		// check the go-sdk's middleware made, kept in case one outlives
+		// it.
+		g.challenge(w, http.StatusUnauthorized, "invalid_token", g.required, "the access token has expired")
+		return nil, false
+	}
+	return sdkauth.ContextWithTokenInfo(ctx, ti), true
+}
+
+// ItemScopes returns next behind the check of the scopes that the MCP
+// requests in a POST body need for their items (a NeedFunc), answering 403
+// insufficient_scope when the caller lacks any. Requests must come through
+// Admit first: one that carries no caller from it is answered 401, so
+// that a route served without Admit fails closed.
+func (g *Guard) ItemScopes(next http.Handler, need NeedFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, ti, ok := g.admit(w, r)
-		if !ok {
-			return
-		}
-		if !ti.Expiration.IsZero() && ti.Expiration.Add(leeway).Before(time.Now()) {
-			// A verdict is cached only until its token expires; this is
-			// the check the go-sdk's middleware made, kept in case one
-			// outlives it.
-			g.challenge(w, http.StatusUnauthorized, "invalid_token", g.required, "the access token has expired")
+		c := CallerFromTokenInfo(sdkauth.TokenInfoFromContext(r.Context()))
+		if c == nil {
+			g.challenge(w, http.StatusUnauthorized, "", g.required, "authentication required")
 			return
 		}
 		if r.Method == http.MethodPost && g.stepUp {
@@ -54,23 +81,28 @@ func (g *Guard) Middleware(next http.Handler, need NeedFunc) http.Handler {
 				return
 			}
 		}
-		next.ServeHTTP(w, r.WithContext(sdkauth.ContextWithTokenInfo(r.Context(), ti)))
+		next.ServeHTTP(w, r)
 	})
 }
 
+// leeway is how long past its expiry a token is still accepted.
+func (g *Guard) leeway() time.Duration {
+	if g.jwt == nil {
+		return 0
+	}
+	return g.jwt.leeway
+}
+
 // admit authenticates r, answering it if it cannot go on.
-func (g *Guard) admit(w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth.TokenInfo, bool) {
-	cred, err := BearerCredential(r.Header)
+func (g *Guard) admit(ctx context.Context, w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth.TokenInfo, bool) {
+	c, exp, err := g.identify(ctx, r.Header)
 	switch {
 	case errors.Is(err, ErrNoCredential):
 		g.challenge(w, http.StatusUnauthorized, "", g.required, "authentication required")
 		return nil, nil, false
-	case err != nil:
+	case errors.Is(err, ErrMalformed):
 		g.challenge(w, http.StatusBadRequest, "invalid_request", nil, err.Error())
 		return nil, nil, false
-	}
-	c, exp, err := g.Authenticate(r.Context(), cred)
-	switch {
 	case errors.Is(err, ErrUnavailable):
 		g.logger.Warn("cannot check credentials", "err", err)
 		w.Header().Set("Retry-After", "5")
@@ -88,6 +120,38 @@ func (g *Guard) admit(w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth
 		return c, tokenInfo(c, g.issuer, exp), true
 	}
 	return c, c.info, true
+}
+
+// identify returns the caller that the bearer credential of a request's
+// headers stands for (see BearerCredential and Authenticate for the
+// errors). A token verified before is found without checking its
+// characters again: the cache matches its bytes whole, and they were
+// well-formed when it was verified.
+func (g *Guard) identify(ctx context.Context, h http.Header) (*Caller, time.Time, error) {
+	cred, err := bearerField(h)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	if c, exp, ok := g.verified(cred); ok {
+		return c, exp, nil
+	}
+	if !isB64Token(cred) {
+		return nil, time.Time{}, ErrMalformed
+	}
+	return g.Authenticate(ctx, cred)
+}
+
+// verified returns the caller of a JWT verified before and still valid.
+// With API keys it finds nothing: Authenticate matches keys first.
+func (g *Guard) verified(cred string) (*Caller, time.Time, bool) {
+	if g.jwt == nil || len(g.keys) > 0 {
+		return nil, time.Time{}, false
+	}
+	v, ok := g.jwt.cache.get(cred, time.Now())
+	if !ok || v.caller == nil {
+		return nil, time.Time{}, false
+	}
+	return v.caller, v.exp, true
 }
 
 // challenge answers with status and a Bearer challenge (RFC 6750 §3):

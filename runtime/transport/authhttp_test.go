@@ -274,6 +274,15 @@ func TestAuthHTTPAnswers(t *testing.T) {
 	if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != want {
 		t.Errorf("no token: %d %q, want 401 %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"), want)
 	}
+	// The credential is checked before the body is read: what the body
+	// would have been answered (an unknown method, a call without a
+	// session) is not told to a client without one.
+	for _, body := range []string{`{"jsonrpc":"2.0","id":1,"method":"no/such"}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`} {
+		if resp := post(nil, body); resp.StatusCode != 401 {
+			t.Errorf("no token, %s: %d, want 401", body, resp.StatusCode)
+		}
+	}
 	if resp := post(map[string]string{"Authorization": "Bearer " + strings.Repeat("a", 1<<20)}, init); resp.StatusCode != 400 ||
 		!strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_request"`) {
 		t.Errorf("1 MiB header: %d %q, want 400 invalid_request", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -176,6 +177,7 @@ type HTTPHandler struct {
 	srv       *runtime.Server
 	mcp       *mcp.Server
 	guard     *originGuard
+	auth      *auth.Guard // nil without auth
 	calls     *callTracker
 	limits    *callLimits
 	perClient *clientSessions
@@ -231,7 +233,10 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	h.mux = http.NewServeMux()
 	var endpoint http.Handler = h.calls.track(h.plainReplies(streamable))
 	if g := s.Auth(); g != nil {
-		endpoint = g.Middleware(endpoint, s.NeedScopes)
+		// ServeHTTP admits the request; the endpoint checks the scopes
+		// of the items its body names, once the body is read.
+		h.auth = g
+		endpoint = g.ItemScopes(endpoint, s.NeedScopes)
 		for _, p := range g.MetadataPaths(MCPPath) {
 			h.mux.Handle(p, g.MetadataHandler())
 		}
@@ -251,7 +256,8 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 }
 
 // ServeHTTP checks Host and Origin first (403 for foreign ones), then the
-// body size (413), then routes the request.
+// body size (413), then the credential of a request to the MCP endpoint,
+// then routes the request.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Header.Del(callHeader)
 	if !probePaths[r.URL.Path] {
@@ -267,11 +273,24 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Body != nil {
 		r.Body = http.MaxBytesReader(w, r.Body, h.opts.MaxBody)
 	}
+	ctx := r.Context()
+	if h.auth != nil && r.URL.Path == MCPPath {
+		// Admitted here rather than at the endpoint, so that one copy of
+		// the request carries both its caller and its write deadline.
+		// The endpoint refuses a request that was not (ItemScopes).
+		var ok bool
+		if ctx, ok = h.auth.Admit(ctx, w, r); !ok {
+			return
+		}
+	}
 	if h.opts.WriteTimeout <= 0 {
+		if ctx != r.Context() {
+			r = r.WithContext(ctx)
+		}
 		h.mux.ServeHTTP(w, r)
 		return
 	}
-	ctx, cancel := context.WithCancel(r.Context())
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: h.opts.WriteTimeout, cancel: cancel}
 	h.mux.ServeHTTP(dw, r.WithContext(ctx))
