@@ -47,8 +47,9 @@ type Config struct {
 	// WITH, VALUES, TABLE, SHOW, EXPLAIN, DESCRIBE) with no INTO, no
 	// data-changing statement inside it and no MySQL /*! */ comment; when
 	// it runs, the database refuses writes (connections that default to
-	// read-only plus a READ ONLY transaction on postgres and mysql, PRAGMA
-	// query_only on sqlite). Defaults to true when there is no `exec`.
+	// read-only plus a READ ONLY transaction on postgres and mysql; on
+	// sqlite, connections with PRAGMA query_only on that may prepare only
+	// statements that read). Defaults to true when there is no `exec`.
 	ReadOnly *bool `yaml:"read_only,omitempty"`
 	// MaxRows caps the rows returned by each query; the result says when it
 	// was truncated. Defaults to the backend's max_rows, or 500.

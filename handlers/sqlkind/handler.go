@@ -172,6 +172,9 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 	if err != nil {
 		return nil, err
 	}
+	if enforced && h.dialect.readsAlone && len(h.steps) == 1 && !h.steps[0].exec {
+		return h.runAlone(ctx, n, pool, args)
+	}
 	// Prepare before taking the call's connection: the pool may have only
 	// one (an in-memory SQLite database).
 	prepared := make([]*sql.Stmt, len(h.steps))
@@ -180,25 +183,15 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 			return nil, h.stepErr(i, "preparing", err)
 		}
 	}
-	var queryOnly *sql.Stmt
-	if h.dialect == sqliteDialect && h.readOnly && enforced {
-		if queryOnly, err = h.server.queryOnly.get(ctx, pool, "PRAGMA query_only"); err != nil {
-			return nil, fmt.Errorf("cannot start a transaction: %w", err)
-		}
-	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
 	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
-	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server,
-		queryOnly: queryOnly}
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server}
 	defer h.dialect.end(s)
-	opCtx, stop := ctx, func() {}
-	if h.dialect.watch != nil {
-		opCtx, stop = context.WithoutCancel(ctx), h.dialect.watch(ctx, s)
-	}
+	opCtx, stop := h.watch(ctx, s)
 	tx, err := h.dialect.begin(opCtx, s)
 	if err != nil {
 		stop()
@@ -213,9 +206,7 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 		results[i], err = h.step(opCtx, stmt, i, st, args)
 		_ = stmt.Close()
 		if err != nil {
-			if ctx.Err() != nil && h.dialect.cancel != nil {
-				h.dialect.cancel(s)
-			}
+			h.canceled(ctx, s)
 			return nil, err
 		}
 		h.logStep(ctx, n, i, results[i], time.Since(start))
@@ -230,13 +221,54 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 	return results, nil
 }
 
+// runAlone runs the one query of a read-only tool in autocommit, on a
+// connection of the read-only pool that refuses writes by itself
+// (dialect.readsAlone): a single statement reads one snapshot, and there
+// is no transaction to begin and roll back.
+func (h *handler) runAlone(ctx context.Context, n handlers.Notifier, pool *sql.DB, args map[string]any) ([]*stepResult, error) {
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to the database: %w", err)
+	}
+	defer conn.Close()
+	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
+	s := &session{pool: pool, conn: conn, readOnly: true, enforced: true, timeout: h.timeout, server: h.server}
+	defer h.dialect.end(s)
+	opCtx, stop := h.watch(ctx, s)
+	defer stop()
+	st, start := h.steps[0], time.Now()
+	rows, err := conn.QueryContext(opCtx, st.st.text, h.bound(st, args)...)
+	r, err := h.readStep(0, rows, err)
+	if err != nil {
+		h.canceled(ctx, s)
+		return nil, err
+	}
+	h.logStep(ctx, n, 0, r, time.Since(start))
+	return []*stepResult{r}, nil
+}
+
+// watch hands the cancellation of the statements on s to the dialect's
+// watchdog, if it has one: they then run under the returned context, which
+// is never canceled, until stop is called.
+func (h *handler) watch(ctx context.Context, s *session) (opCtx context.Context, stop func()) {
+	if h.dialect.watch == nil {
+		return ctx, func() {}
+	}
+	return context.WithoutCancel(ctx), h.dialect.watch(ctx, s)
+}
+
+// canceled stops on the server the statement of a call that failed because
+// it was canceled, where the driver does not.
+func (h *handler) canceled(ctx context.Context, s *session) {
+	if ctx.Err() != nil && h.dialect.cancel != nil {
+		h.dialect.cancel(s)
+	}
+}
+
 // step runs statement i with stmt, prepared on the pool or the call's
 // transaction.
 func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args map[string]any) (*stepResult, error) {
-	bound := make([]any, len(s.st.binds))
-	for j, name := range s.st.binds {
-		bound[j] = args[name]
-	}
+	bound := h.bound(s, args)
 	if s.exec {
 		res, err := stmt.ExecContext(ctx, bound...)
 		if err != nil {
@@ -249,6 +281,20 @@ func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args
 		return &stepResult{exec: true, affected: n}, nil
 	}
 	rows, err := stmt.QueryContext(ctx, bound...)
+	return h.readStep(i, rows, err)
+}
+
+// bound lists the values of a statement's placeholders, in order.
+func (h *handler) bound(s *step, args map[string]any) []any {
+	bound := make([]any, len(s.st.binds))
+	for j, name := range s.st.binds {
+		bound[j] = args[name]
+	}
+	return bound
+}
+
+// readStep reads the rows of statement i, whose query returned err.
+func (h *handler) readStep(i int, rows *sql.Rows, err error) (*stepResult, error) {
 	if err != nil {
 		return nil, h.stepErr(i, "running", err)
 	}
