@@ -225,14 +225,21 @@ func (c *Config) params(env handlers.BuildEnv, h *handler) {
 			}
 		}
 	}
-	h.params = map[string]*eval.Value{}
+	index := map[string]int{}
 	for _, name := range sortedNames(c.Params) {
 		if !used[name] {
 			env.Diag("params."+name, fmt.Sprintf("parameter %q is not used by any statement; write :%s where it belongs or remove it", name, name))
 			continue
 		}
 		if v := env.Compile("params."+name, c.Params[name], nil); v != nil {
-			h.params[name] = v
+			index[name] = len(h.params)
+			h.params = append(h.params, param{name: name, value: v})
+		}
+	}
+	for _, s := range h.steps {
+		s.binds = make([]int, len(s.st.binds))
+		for j, name := range s.st.binds {
+			s.binds[j] = index[name]
 		}
 	}
 }

@@ -26,7 +26,7 @@ type handler struct {
 	dialect  *dialect
 	steps    []*step
 	stmts    []*preparedStmt // one per step, prepared on first use
-	params   map[string]*eval.Value
+	params   []param         // by name
 	readOnly bool
 	maxRows  int
 	timeout  time.Duration
@@ -46,6 +46,13 @@ type step struct {
 	field string // for messages: query, exec, statements[1].query
 	st    *statement
 	exec  bool
+	binds []int // the index in handler.params of each value st binds
+}
+
+// param is a named value bound to the statements.
+type param struct {
+	name  string
+	value *eval.Value
 }
 
 // preparedStmt is a statement prepared on the pool, reused by every call;
@@ -150,16 +157,17 @@ func unreachable(err error) bool {
 		errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
 }
 
-// bind evaluates every parameter with a call's names (handlers.Call.Vars).
-func (h *handler) bind(vars map[string]any) (map[string]any, error) {
-	out := make(map[string]any, len(h.params))
-	for name, v := range h.params {
-		x, err := v.Eval(vars)
+// bind evaluates every parameter with a call's names (handlers.Call.Vars),
+// in the order of handler.params.
+func (h *handler) bind(vars map[string]any) ([]any, error) {
+	out := make([]any, len(h.params))
+	for i, p := range h.params {
+		x, err := p.value.Eval(vars)
 		if err != nil {
-			return nil, fmt.Errorf("parameter %s: %w", name, err)
+			return nil, fmt.Errorf("parameter %s: %w", p.name, err)
 		}
-		if out[name], err = h.dialect.bindValue(x); err != nil {
-			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		if out[i], err = h.dialect.bindValue(x); err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", p.name, err)
 		}
 	}
 	return out, nil
@@ -167,7 +175,7 @@ func (h *handler) bind(vars map[string]any) (map[string]any, error) {
 
 // run executes the steps on one connection, in one transaction; what the
 // database says meanwhile (notices, and what each statement did) goes to n.
-func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]any) ([]*stepResult, error) {
+func (h *handler) run(ctx context.Context, n handlers.Notifier, args []any) ([]*stepResult, error) {
 	pool, enforced, err := h.db.Pool(ctx, h.readOnly)
 	if err != nil {
 		return nil, err
@@ -225,7 +233,7 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 // connection of the read-only pool that refuses writes by itself
 // (dialect.readsAlone): a single statement reads one snapshot, and there
 // is no transaction to begin and roll back.
-func (h *handler) runAlone(ctx context.Context, n handlers.Notifier, pool *sql.DB, args map[string]any) ([]*stepResult, error) {
+func (h *handler) runAlone(ctx context.Context, n handlers.Notifier, pool *sql.DB, args []any) ([]*stepResult, error) {
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
@@ -267,7 +275,7 @@ func (h *handler) canceled(ctx context.Context, s *session) {
 
 // step runs statement i with stmt, prepared on the pool or the call's
 // transaction.
-func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args map[string]any) (*stepResult, error) {
+func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args []any) (*stepResult, error) {
 	bound := h.bound(s, args)
 	if s.exec {
 		res, err := stmt.ExecContext(ctx, bound...)
@@ -284,11 +292,12 @@ func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args
 	return h.readStep(i, rows, err)
 }
 
-// bound lists the values of a statement's placeholders, in order.
-func (h *handler) bound(s *step, args map[string]any) []any {
-	bound := make([]any, len(s.st.binds))
-	for j, name := range s.st.binds {
-		bound[j] = args[name]
+// bound lists the values of a statement's placeholders, in order, from
+// the call's parameters.
+func (h *handler) bound(s *step, args []any) []any {
+	bound := make([]any, len(s.binds))
+	for j, k := range s.binds {
+		bound[j] = args[k]
 	}
 	return bound
 }
