@@ -18,6 +18,8 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // handler runs one tool's statements.
@@ -130,8 +132,17 @@ func (h *handler) explain(ctx context.Context, err error) error {
 		return fmt.Errorf("the query timed out after %v: %w", h.timeout, err)
 	case unreachable(err):
 		return fmt.Errorf("the database is unavailable (down or unreachable; try again later): %w", err)
+	case notAuthorized(err):
+		return fmt.Errorf("the tool is read-only and the statement does more than read: %w", err)
 	}
 	return err
+}
+
+// notAuthorized reports whether SQLite refused to prepare a statement
+// because the authorizer of a read-only connection denied it.
+func notAuthorized(err error) bool {
+	var sqliteErr *sqlite.Error
+	return errors.As(err, &sqliteErr) && sqliteErr.Code()&0xff == sqlite3.SQLITE_AUTH
 }
 
 // serverTimedOut reports whether the server stopped a statement at the

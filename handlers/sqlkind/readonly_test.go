@@ -238,6 +238,9 @@ func testReadOnlyAttacks(t *testing.T, d *database) {
 			if a.db && !res.IsError {
 				t.Errorf("%s: %s ran in a read-only tool: %s", a.name, a.sql, handlertest.Text(res))
 			}
+			if text := handlertest.Text(res); strings.Contains(text, "authorization denied") && !strings.Contains(text, "the tool is read-only") {
+				t.Errorf("%s: the refusal does not say the tool is read-only: %s", a.name, text)
+			}
 			if testing.Verbose() {
 				t.Logf("%s: error=%v %s", a.name, res.IsError, handlertest.Text(res))
 			}
