@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/spec"
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"modernc.org/sqlite"
 )
 
 // defaultMaxOpen is the pool size when a backend does not set max_open.
@@ -156,10 +156,14 @@ func (c *BackendConfig) openPool(d *dialect, dsn string, notices *noticeRouter, 
 		if readOnly {
 			dsn += "&_pragma=query_only(1)"
 		}
-		var err error
-		if db, err = sql.Open("sqlite", dsn); err != nil {
+		conn, err := sqlite.NewConnector(dsn)
+		if err != nil {
 			return nil, err
 		}
+		if readOnly {
+			conn = readOnlySQLite{conn}
+		}
+		db = sql.OpenDB(conn)
 	case postgresDialect:
 		cfg, err := pgx.ParseConfig(dsn)
 		if err != nil {

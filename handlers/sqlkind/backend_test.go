@@ -77,26 +77,58 @@ type backendEnv struct {
 
 func (e *backendEnv) Backend(string) (any, error) { return e.db, nil }
 
+// TestPreparedOnce checks that a tool's statement is prepared once, not on
+// every call: on the pool for a tool that runs in a transaction, on the
+// connection for a read-only tool in autocommit.
 func TestPreparedOnce(t *testing.T) {
 	t.Parallel()
-	e := &env{dir: t.TempDir()}
-	db := (&BackendConfig{Driver: "sqlite", DSN: "p.db"}).Open(e)
-	defer db.(io.Closer).Close()
-	be := &backendEnv{env: *e, db: db}
-	h := (&Config{Query: "SELECT 1 AS one"}).Build(be).(*handler)
-	defer h.Close()
-	var first *sql.Stmt
-	for i := range 3 {
-		if _, err := h.Call(context.Background(), &handlers.Call{Args: map[string]any{}, Notify: handlers.Nop{}}); err != nil {
-			t.Fatal(err)
-		}
-		if i == 0 {
-			first = h.stmts[0].stmt
-		}
-		if h.stmts[0].stmt == nil || h.stmts[0].stmt != first {
-			t.Fatalf("call %d prepared the statement again", i+1)
-		}
+	for _, readOnly := range []bool{false, true} {
+		t.Run(fmt.Sprintf("read_only %v", readOnly), func(t *testing.T) {
+			t.Parallel()
+			e := &env{dir: t.TempDir()}
+			db := (&BackendConfig{Driver: "sqlite", DSN: "p.db", MaxOpen: 1}).Open(e).(*DB)
+			defer db.Close()
+			be := &backendEnv{env: *e, db: db}
+			h := (&Config{Query: "SELECT 1 AS one", ReadOnly: &readOnly}).Build(be).(*handler)
+			defer h.Close()
+			var first any
+			for i := range 3 {
+				if _, err := h.Call(context.Background(), &handlers.Call{Args: map[string]any{}, Notify: handlers.Nop{}}); err != nil {
+					t.Fatal(err)
+				}
+				got := statementRun(t, db, h, readOnly)
+				if i == 0 {
+					first = got
+				}
+				if got == nil || got != first {
+					t.Fatalf("call %d prepared the statement again", i+1)
+				}
+			}
+		})
 	}
+}
+
+// statementRun returns the statement h's calls ran: the one prepared on the
+// pool, or the one its read-only connection keeps.
+func statementRun(t *testing.T, db *DB, h *handler, readOnly bool) any {
+	t.Helper()
+	if !readOnly {
+		return h.stmts[0].stmt
+	}
+	conn, err := db.ro.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var s *cachedStmt
+	_ = conn.Raw(func(dc any) error {
+		s = dc.(*readOnlyConn).stmts[h.steps[0].st.text]
+		return nil
+	})
+	if s == nil {
+		return nil
+	}
+	return s
 }
 
 func TestServerTimedOut(t *testing.T) {

@@ -47,8 +47,9 @@ type Config struct {
 	// WITH, VALUES, TABLE, SHOW, EXPLAIN, DESCRIBE) with no INTO, no
 	// data-changing statement inside it and no MySQL /*! */ comment; when
 	// it runs, the database refuses writes (connections that default to
-	// read-only plus a READ ONLY transaction on postgres and mysql, PRAGMA
-	// query_only on sqlite). Defaults to true when there is no `exec`.
+	// read-only plus a READ ONLY transaction on postgres and mysql; on
+	// sqlite, connections with PRAGMA query_only on that may prepare only
+	// statements that read). Defaults to true when there is no `exec`.
 	ReadOnly *bool `yaml:"read_only,omitempty"`
 	// MaxRows caps the rows returned by each query; the result says when it
 	// was truncated. Defaults to the backend's max_rows, or 500.
@@ -224,14 +225,21 @@ func (c *Config) params(env handlers.BuildEnv, h *handler) {
 			}
 		}
 	}
-	h.params = map[string]*eval.Value{}
+	index := map[string]int{}
 	for _, name := range sortedNames(c.Params) {
 		if !used[name] {
 			env.Diag("params."+name, fmt.Sprintf("parameter %q is not used by any statement; write :%s where it belongs or remove it", name, name))
 			continue
 		}
 		if v := env.Compile("params."+name, c.Params[name], nil); v != nil {
-			h.params[name] = v
+			index[name] = len(h.params)
+			h.params = append(h.params, param{name: name, value: v})
+		}
+	}
+	for _, s := range h.steps {
+		s.binds = make([]int, len(s.st.binds))
+		for j, name := range s.st.binds {
+			s.binds[j] = index[name]
 		}
 	}
 }

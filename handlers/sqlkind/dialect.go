@@ -33,6 +33,12 @@ type dialect struct {
 	// statements of s when ctx is done, until stop is called; they run
 	// under a context without cancellation.
 	watch func(ctx context.Context, s *session) (stop func())
+	// readsAlone: a connection of the read-only pool refuses every write
+	// however a statement tries, so a read-only tool's single query needs
+	// no transaction around it (sqlite, see readOnlySQLite). On postgres
+	// and mysql a function can switch the session to read-write; there
+	// the READ ONLY transaction stays.
+	readsAlone bool
 }
 
 // session is one call's connection and the settings it runs with.
@@ -50,10 +56,6 @@ type session struct {
 	timeout  time.Duration
 	server   *serverState
 	id       uint64 // MySQL: the connection's id, for KILL QUERY
-	// queryOnly reads SQLite's query_only flag (see beginSQLite): set for
-	// a read-only call on the read-only pool, prepared on the pool before
-	// conn was taken, as the pool may have only one connection.
-	queryOnly *sql.Stmt
 }
 
 // serverState is what a backend learns about its server, shared by its
@@ -62,14 +64,11 @@ type serverState struct {
 	noTimeout atomic.Bool // the server refused max_statement_time
 	mu        sync.Mutex
 	ids       map[any]uint64 // MySQL connection ids by driver connection
-	// queryOnly reads SQLite's query_only flag on a connection of the
-	// read-only pool (see beginSQLite).
-	queryOnly preparedStmt
 }
 
 var (
 	sqliteDialect = &dialect{name: "sqlite", begin: beginSQLite, end: endSQLite, watch: watchSQLite,
-		syntax: syntax{backtick: true, brackets: true}}
+		readsAlone: true, syntax: syntax{backtick: true, brackets: true}}
 	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: endPostgres,
 		syntax: syntax{dollarQuotes: true, numbered: true}}
 	mysqlDialect = &dialect{name: "mysql", begin: beginMySQL, end: func(*session) {}, cancel: killQuery,
@@ -89,45 +88,18 @@ func dialectOf(driverName string) *dialect {
 	return nil
 }
 
-// beginSQLite enforces read-only mode with PRAGMA query_only on the
-// connection: SQLite then refuses every write, whatever the statement says.
-// It is checked for every read-only call, also on a connection of the
-// read-only pool, where it is on already unless a statement turned it off
-// (SQLite has no read-only mode a statement cannot leave). It runs in the
-// process, without a round trip.
-//
-// On the read-only pool the flag is read first (a statement prepared once
-// per connection) and set only when it is off: setting a flag pragma
-// expires every statement prepared on the connection, so that setting it
-// on every call would make SQLite parse the tool's statement again on
-// every call. A connection shared with writers is switched on and off
-// each call.
+// beginSQLite starts the transaction of a call. A read-only call on a
+// connection shared with writers (an in-memory database) turns PRAGMA
+// query_only on for the call; endSQLite turns it off again. A connection
+// of the read-only pool has it on for good: its authorizer refuses to turn
+// it off (see readOnlySQLite).
 func beginSQLite(ctx context.Context, s *session) (*sql.Tx, error) {
-	if !s.readOnly {
-		return s.conn.BeginTx(ctx, nil)
-	}
-	if s.queryOnly == nil {
+	if s.readOnly && !s.enforced {
 		if _, err := s.conn.ExecContext(ctx, "PRAGMA query_only = ON"); err != nil {
 			return nil, err
 		}
-		return s.conn.BeginTx(ctx, nil)
 	}
-	tx, err := s.conn.BeginTx(ctx, nil)
-	if err != nil {
-		return nil, err
-	}
-	st := tx.StmtContext(ctx, s.queryOnly)
-	var on bool
-	err = st.QueryRowContext(ctx).Scan(&on)
-	_ = st.Close()
-	if err == nil && !on {
-		_, err = tx.ExecContext(ctx, "PRAGMA query_only = ON")
-	}
-	if err != nil {
-		_ = tx.Rollback()
-		return nil, err
-	}
-	return tx, nil
+	return s.conn.BeginTx(ctx, nil)
 }
 
 // endSQLite switches query_only off again on a connection shared with

@@ -18,6 +18,8 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // handler runs one tool's statements.
@@ -26,7 +28,7 @@ type handler struct {
 	dialect  *dialect
 	steps    []*step
 	stmts    []*preparedStmt // one per step, prepared on first use
-	params   map[string]*eval.Value
+	params   []param         // by name
 	readOnly bool
 	maxRows  int
 	timeout  time.Duration
@@ -46,6 +48,13 @@ type step struct {
 	field string // for messages: query, exec, statements[1].query
 	st    *statement
 	exec  bool
+	binds []int // the index in handler.params of each value st binds
+}
+
+// param is a named value bound to the statements.
+type param struct {
+	name  string
+	value *eval.Value
 }
 
 // preparedStmt is a statement prepared on the pool, reused by every call;
@@ -123,8 +132,17 @@ func (h *handler) explain(ctx context.Context, err error) error {
 		return fmt.Errorf("the query timed out after %v: %w", h.timeout, err)
 	case unreachable(err):
 		return fmt.Errorf("the database is unavailable (down or unreachable; try again later): %w", err)
+	case notAuthorized(err):
+		return fmt.Errorf("the tool is read-only and the statement does more than read: %w", err)
 	}
 	return err
+}
+
+// notAuthorized reports whether SQLite refused to prepare a statement
+// because the authorizer of a read-only connection denied it.
+func notAuthorized(err error) bool {
+	var sqliteErr *sqlite.Error
+	return errors.As(err, &sqliteErr) && sqliteErr.Code()&0xff == sqlite3.SQLITE_AUTH
 }
 
 // serverTimedOut reports whether the server stopped a statement at the
@@ -150,16 +168,17 @@ func unreachable(err error) bool {
 		errors.Is(err, driver.ErrBadConn) || errors.Is(err, mysql.ErrInvalidConn)
 }
 
-// bind evaluates every parameter with a call's names (handlers.Call.Vars).
-func (h *handler) bind(vars map[string]any) (map[string]any, error) {
-	out := make(map[string]any, len(h.params))
-	for name, v := range h.params {
-		x, err := v.Eval(vars)
+// bind evaluates every parameter with a call's names (handlers.Call.Vars),
+// in the order of handler.params.
+func (h *handler) bind(vars map[string]any) ([]any, error) {
+	out := make([]any, len(h.params))
+	for i, p := range h.params {
+		x, err := p.value.Eval(vars)
 		if err != nil {
-			return nil, fmt.Errorf("parameter %s: %w", name, err)
+			return nil, fmt.Errorf("parameter %s: %w", p.name, err)
 		}
-		if out[name], err = h.dialect.bindValue(x); err != nil {
-			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		if out[i], err = h.dialect.bindValue(x); err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", p.name, err)
 		}
 	}
 	return out, nil
@@ -167,10 +186,13 @@ func (h *handler) bind(vars map[string]any) (map[string]any, error) {
 
 // run executes the steps on one connection, in one transaction; what the
 // database says meanwhile (notices, and what each statement did) goes to n.
-func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]any) ([]*stepResult, error) {
+func (h *handler) run(ctx context.Context, n handlers.Notifier, args []any) ([]*stepResult, error) {
 	pool, enforced, err := h.db.Pool(ctx, h.readOnly)
 	if err != nil {
 		return nil, err
+	}
+	if enforced && h.dialect.readsAlone && len(h.steps) == 1 && !h.steps[0].exec {
+		return h.runAlone(ctx, n, pool, args)
 	}
 	// Prepare before taking the call's connection: the pool may have only
 	// one (an in-memory SQLite database).
@@ -180,25 +202,15 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 			return nil, h.stepErr(i, "preparing", err)
 		}
 	}
-	var queryOnly *sql.Stmt
-	if h.dialect == sqliteDialect && h.readOnly && enforced {
-		if queryOnly, err = h.server.queryOnly.get(ctx, pool, "PRAGMA query_only"); err != nil {
-			return nil, fmt.Errorf("cannot start a transaction: %w", err)
-		}
-	}
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
 	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
-	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server,
-		queryOnly: queryOnly}
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server}
 	defer h.dialect.end(s)
-	opCtx, stop := ctx, func() {}
-	if h.dialect.watch != nil {
-		opCtx, stop = context.WithoutCancel(ctx), h.dialect.watch(ctx, s)
-	}
+	opCtx, stop := h.watch(ctx, s)
 	tx, err := h.dialect.begin(opCtx, s)
 	if err != nil {
 		stop()
@@ -213,9 +225,7 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 		results[i], err = h.step(opCtx, stmt, i, st, args)
 		_ = stmt.Close()
 		if err != nil {
-			if ctx.Err() != nil && h.dialect.cancel != nil {
-				h.dialect.cancel(s)
-			}
+			h.canceled(ctx, s)
 			return nil, err
 		}
 		h.logStep(ctx, n, i, results[i], time.Since(start))
@@ -230,13 +240,54 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args map[string]
 	return results, nil
 }
 
+// runAlone runs the one query of a read-only tool in autocommit, on a
+// connection of the read-only pool that refuses writes by itself
+// (dialect.readsAlone): a single statement reads one snapshot, and there
+// is no transaction to begin and roll back.
+func (h *handler) runAlone(ctx context.Context, n handlers.Notifier, pool *sql.DB, args []any) ([]*stepResult, error) {
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cannot connect to the database: %w", err)
+	}
+	defer conn.Close()
+	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
+	s := &session{pool: pool, conn: conn, readOnly: true, enforced: true, timeout: h.timeout, server: h.server}
+	defer h.dialect.end(s)
+	opCtx, stop := h.watch(ctx, s)
+	defer stop()
+	st, start := h.steps[0], time.Now()
+	rows, err := conn.QueryContext(opCtx, st.st.text, h.bound(st, args)...)
+	r, err := h.readStep(0, rows, err)
+	if err != nil {
+		h.canceled(ctx, s)
+		return nil, err
+	}
+	h.logStep(ctx, n, 0, r, time.Since(start))
+	return []*stepResult{r}, nil
+}
+
+// watch hands the cancellation of the statements on s to the dialect's
+// watchdog, if it has one: they then run under the returned context, which
+// is never canceled, until stop is called.
+func (h *handler) watch(ctx context.Context, s *session) (opCtx context.Context, stop func()) {
+	if h.dialect.watch == nil {
+		return ctx, func() {}
+	}
+	return context.WithoutCancel(ctx), h.dialect.watch(ctx, s)
+}
+
+// canceled stops on the server the statement of a call that failed because
+// it was canceled, where the driver does not.
+func (h *handler) canceled(ctx context.Context, s *session) {
+	if ctx.Err() != nil && h.dialect.cancel != nil {
+		h.dialect.cancel(s)
+	}
+}
+
 // step runs statement i with stmt, prepared on the pool or the call's
 // transaction.
-func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args map[string]any) (*stepResult, error) {
-	bound := make([]any, len(s.st.binds))
-	for j, name := range s.st.binds {
-		bound[j] = args[name]
-	}
+func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args []any) (*stepResult, error) {
+	bound := h.bound(s, args)
 	if s.exec {
 		res, err := stmt.ExecContext(ctx, bound...)
 		if err != nil {
@@ -249,6 +300,21 @@ func (h *handler) step(ctx context.Context, stmt *sql.Stmt, i int, s *step, args
 		return &stepResult{exec: true, affected: n}, nil
 	}
 	rows, err := stmt.QueryContext(ctx, bound...)
+	return h.readStep(i, rows, err)
+}
+
+// bound lists the values of a statement's placeholders, in order, from
+// the call's parameters.
+func (h *handler) bound(s *step, args []any) []any {
+	bound := make([]any, len(s.binds))
+	for j, k := range s.binds {
+		bound[j] = args[k]
+	}
+	return bound
+}
+
+// readStep reads the rows of statement i, whose query returned err.
+func (h *handler) readStep(i int, rows *sql.Rows, err error) (*stepResult, error) {
 	if err != nil {
 		return nil, h.stepErr(i, "running", err)
 	}

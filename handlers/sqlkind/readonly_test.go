@@ -61,16 +61,28 @@ func (d *database) attacks(t *testing.T, tbl string) []attack {
 	return all
 }
 
+// sqliteAttacks run in autocommit, on a connection of the read-only pool
+// whose authorizer lets statements read and nothing else (see
+// readOnlySQLite): each is refused, including those that would undo
+// query_only or outlive the call on the connection (ATTACH, temporary
+// objects that shadow a table).
 func (d *database) sqliteAttacks(t *testing.T) []attack {
 	dir := t.TempDir()
 	return []attack{
-		{"pragma query_only", "PRAGMA query_only = 0", true, false},
+		{"pragma query_only", "PRAGMA query_only = 0", true, true},
+		{"pragma writable_schema", "PRAGMA writable_schema = ON", true, true},
 		{"pragma user_version", "PRAGMA user_version = 7", true, true},
 		{"replace", "REPLACE INTO {T} (id, name) VALUES (1, 'x')", true, true},
 		{"with delete", "WITH x AS (SELECT 1) DELETE FROM {T}", true, true},
-		{"attach", "ATTACH DATABASE '" + filepath.Join(dir, "a.db") + "' AS a", true, false},
+		{"attach", "ATTACH DATABASE '" + filepath.Join(dir, "a.db") + "' AS a", true, true},
 		{"write to the attached database", "CREATE TABLE a.x (b INTEGER)", true, true},
+		{"temporary view over the table", "CREATE TEMP VIEW {T} AS SELECT 0 AS id, 'x' AS name", true, true},
+		{"temporary trigger", "CREATE TEMP TRIGGER {T}_t AFTER INSERT ON {T} BEGIN SELECT 1; END", true, true},
+		{"savepoint", "SAVEPOINT s", true, true},
+		{"vacuum", "VACUUM", true, true},
 		{"vacuum into", "VACUUM INTO '" + filepath.Join(dir, "v.db") + "'", true, true},
+		{"analyze", "ANALYZE", true, true},
+		{"load extension", "SELECT load_extension('" + filepath.Join(dir, "x.so") + "')", false, true},
 	}
 }
 
@@ -225,6 +237,9 @@ func testReadOnlyAttacks(t *testing.T, d *database) {
 			res := call(t, srv, fmt.Sprintf("a%d", i), map[string]any{})
 			if a.db && !res.IsError {
 				t.Errorf("%s: %s ran in a read-only tool: %s", a.name, a.sql, handlertest.Text(res))
+			}
+			if text := handlertest.Text(res); strings.Contains(text, "authorization denied") && !strings.Contains(text, "the tool is read-only") {
+				t.Errorf("%s: the refusal does not say the tool is read-only: %s", a.name, text)
 			}
 			if testing.Verbose() {
 				t.Logf("%s: error=%v %s", a.name, res.IsError, handlertest.Text(res))

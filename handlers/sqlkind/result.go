@@ -50,7 +50,7 @@ func (h *handler) readRows(rows *sql.Rows) (*stepResult, error) {
 		}
 		row := make([]any, len(raw))
 		for i, v := range raw {
-			row[i] = convs[i](v)
+			row[i] = convs[i].convert(v)
 		}
 		r.rows = append(r.rows, row)
 	}
@@ -73,23 +73,46 @@ func uniqueNames(types []*sql.ColumnType) []string {
 	return names
 }
 
-// converter maps one column's driver values to JSON values.
-type converter func(any) any
+// converter maps one column's driver values to JSON values. It is a value,
+// not a closure, so that reading rows allocates nothing per column for it.
+type converter uint8
+
+const (
+	textConv converter = iota
+	binaryConv
+	jsonConv
+	decimalConv
+	dateConv
+)
 
 // converter picks the mapping for a column from its database type.
 func (h *handler) converter(t *sql.ColumnType) converter {
 	typ := strings.ToUpper(t.DatabaseTypeName())
 	switch {
 	case typ == "JSON" || typ == "JSONB" || slices.Contains(h.jsonCols, t.Name()):
-		return jsonValue
+		return jsonConv
 	case strings.HasPrefix(typ, "DECIMAL") || strings.HasPrefix(typ, "NUMERIC"):
-		return decimalValue
+		return decimalConv
 	case typ == "DATE":
-		return func(v any) any { return timeValue(v, time.DateOnly) }
+		return dateConv
+	case h.dialect == sqliteDialect || strings.Contains(typ, "BLOB") ||
+		strings.Contains(typ, "BINARY") || typ == "BYTEA":
+		return binaryConv
 	}
-	binary := h.dialect == sqliteDialect || strings.Contains(typ, "BLOB") ||
-		strings.Contains(typ, "BINARY") || typ == "BYTEA"
-	return func(v any) any { return plainValue(v, binary) }
+	return textConv
+}
+
+// convert maps one value.
+func (c converter) convert(v any) any {
+	switch c {
+	case jsonConv:
+		return jsonValue(v)
+	case decimalConv:
+		return decimalValue(v)
+	case dateConv:
+		return timeValue(v, time.DateOnly)
+	}
+	return plainValue(v, c == binaryConv)
 }
 
 // plainValue maps the values drivers return: integers and floats stay

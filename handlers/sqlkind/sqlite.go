@@ -67,47 +67,52 @@ func (c *BackendConfig) initScript(env handlers.BuildEnv, d *dialect) *initScrip
 // interrupt that arrives just before a statement starts, and the driver
 // interrupts only once, so a canceled query could otherwise run forever.
 // The statements of the call run under a context without cancellation;
-// this watchdog alone stops them, and stop waits for it to end, so that it
-// never touches a connection that went back to the pool. The watchdog is
-// started only when ctx is done (context.AfterFunc): a call that is not
-// canceled, nearly every call, costs no goroutine and no hand-off.
+// this watchdog alone stops them. Once stop has returned it never touches
+// the connection again, which may then go back to the pool.
+//
+// It costs no goroutine until ctx is done (context.AfterFunc), which in
+// most calls it never is.
 func watchSQLite(ctx context.Context, s *session) (stop func()) {
-	db := sqliteHandle(s.conn)
-	if db == 0 {
+	w := &watchdog{db: sqliteHandle(s.conn)}
+	if w.db == 0 {
 		return func() {}
 	}
-	quit, ended := make(chan struct{}), make(chan struct{})
-	stopWatch := context.AfterFunc(ctx, func() {
-		defer close(ended)
-		interruptUntil(db, quit)
-	})
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			if stopWatch() { // ctx was not done: the watchdog never started
-				return
-			}
-			close(quit)
-			<-ended
-		})
+	w.unwatch = context.AfterFunc(ctx, w.interrupt)
+	return w.stop
+}
+
+// watchdog interrupts the statements of one call after it was canceled.
+type watchdog struct {
+	db      uintptr // the connection's sqlite3*
+	unwatch func() bool
+	mu      sync.Mutex
+	stopped bool
+}
+
+// interrupt interrupts the connection every interruptEvery until stop.
+func (w *watchdog) interrupt() {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	for {
+		w.mu.Lock()
+		if w.stopped {
+			w.mu.Unlock()
+			return
+		}
+		sqlite3.Xsqlite3_interrupt(tls, w.db)
+		w.mu.Unlock()
+		time.Sleep(interruptEvery)
 	}
 }
 
-// interruptUntil interrupts the statement running on the connection db
-// now and every interruptEvery until quit is closed.
-func interruptUntil(db uintptr, quit <-chan struct{}) {
-	t := time.NewTicker(interruptEvery)
-	defer t.Stop()
-	for {
-		tls := libc.NewTLS()
-		sqlite3.Xsqlite3_interrupt(tls, db)
-		tls.Close()
-		select {
-		case <-quit:
-			return
-		case <-t.C:
-		}
+// stop ends the watch; no interrupt happens after it returns.
+func (w *watchdog) stop() {
+	if w.unwatch() {
+		return // ctx was not done: interrupt never ran and never will
 	}
+	w.mu.Lock()
+	w.stopped = true
+	w.mu.Unlock()
 }
 
 // interruptEvery is how often a canceled statement is interrupted again.
@@ -118,14 +123,24 @@ const interruptEvery = 50 * time.Millisecond
 func sqliteHandle(conn *sql.Conn) uintptr {
 	var db uintptr
 	_ = conn.Raw(func(dc any) error {
-		v := reflect.ValueOf(dc)
-		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-			return nil
-		}
-		if f := v.Elem().FieldByName("db"); f.IsValid() && f.Kind() == reflect.Uintptr {
-			db = uintptr(f.Uint())
-		}
+		db = driverHandle(dc)
 		return nil
 	})
 	return db
+}
+
+// driverHandle returns the sqlite3* of a modernc.org/sqlite connection, or
+// 0 if dc is not one.
+func driverHandle(dc any) uintptr {
+	if c, ok := dc.(*readOnlyConn); ok {
+		return c.db
+	}
+	v := reflect.ValueOf(dc)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return 0
+	}
+	if f := v.Elem().FieldByName("db"); f.IsValid() && f.Kind() == reflect.Uintptr {
+		return uintptr(f.Uint())
+	}
+	return 0
 }

@@ -379,14 +379,28 @@ backends:
 
 // TestCancelAnyTime cancels a query that never ends at many moments around
 // its start: SQLite drops an interrupt that arrives just before a statement
-// starts, so every one of these calls must still end promptly.
+// starts, so every one of these calls must still end promptly. The query
+// runs in a transaction on the one connection of an in-memory database, and
+// in autocommit on the read-only pool of a database file.
 func TestCancelAnyTime(t *testing.T) {
 	t.Parallel()
-	srv := buildShop(t, `tools:
+	tools := `tools:
   - name: forever
     description: never ends
     handler: {backend: shop, query: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}
-`)
+`
+	for name, dsn := range map[string]string{"memory": `":memory:"`, "file": "shop.db"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv := handlertest.Build(t, registry(), strings.Replace(shop, `":memory:"`, dsn, 1)+tools,
+				map[string]string{"seed.sql": seed})
+			cancelAnyTime(t, srv)
+		})
+	}
+}
+
+func cancelAnyTime(t *testing.T, srv *runtime.Server) {
+	t.Helper()
 	for i := range 500 {
 		ctx, cancel := context.WithCancel(context.Background())
 		after := time.Duration(i%500) * 3 * time.Microsecond
@@ -402,6 +416,27 @@ func TestCancelAnyTime(t *testing.T) {
 			t.Fatalf("call %d, canceled after %v, still runs after 5s", i, after)
 		}
 		cancel()
+	}
+}
+
+// TestReadOnlyLeavesNoTransaction runs a read-only tool whose statement
+// opens a transaction (the database does not refuse BEGIN): its
+// connection must not go back to the pool, where the next read-only call
+// would read in that transaction and keep a lock that blocks writers.
+func TestReadOnlyLeavesNoTransaction(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, unchecked(), `version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: "file:shop.db?_pragma=busy_timeout(100)", init: seed.sql, max_open: 1}
+tools:
+  - {name: begin, description: d, handler: {backend: shop, query: BEGIN}}
+  - {name: read, description: d, handler: {backend: shop, query: "SELECT count(*) AS n FROM customers"}}
+  - {name: write, description: d, handler: {backend: shop, exec: "UPDATE customers SET city = 'Rome'"}}
+`, map[string]string{"seed.sql": seed})
+	for _, tool := range []string{"begin", "read", "write"} {
+		if res := handlertest.Call(t, context.Background(), srv, tool, `{}`); res.IsError {
+			t.Fatalf("%s: %s", tool, handlertest.Text(res))
+		}
 	}
 }
 
