@@ -23,9 +23,10 @@ import (
 // runs only when MCPGEN_AUTHCOST_SERVER names the command that starts the
 // server (`mcpgen`, possibly under valgrind); the config is benchConfig,
 // with MCPGEN_AUTHCOST_MODE=jwt the same under OAuth (ES256, cached JWKS,
-// required scope). It makes MCPGEN_AUTHCOST_N sequential tools/call
-// requests, checks each answer, then asks callgrind to dump its counts
-// and stops the server.
+// required scope), with MCPGEN_AUTHCOST_MODE=header the same requests as
+// jwt (the token sent) to the server without auth. It makes
+// MCPGEN_AUTHCOST_N sequential tools/call requests, checks each answer,
+// then asks callgrind to dump its counts and stops the server.
 func TestAuthCostDriver(t *testing.T) {
 	server := os.Getenv("MCPGEN_AUTHCOST_SERVER")
 	if server == "" {
@@ -37,9 +38,14 @@ func TestAuthCostDriver(t *testing.T) {
 	}
 	is := authtest.NewIssuer(t)
 	config, token := benchConfig, ""
-	if os.Getenv("MCPGEN_AUTHCOST_MODE") == "jwt" {
+	switch os.Getenv("MCPGEN_AUTHCOST_MODE") {
+	case "jwt":
 		config += fmt.Sprintf("server:\n  http:\n    auth:\n      resource: %s\n      required_scopes: [tools:read]\n"+
 			"      oauth: {issuer: %s, jwks_url: %s, algorithms: [ES256]}\n", authResource, is.Name, is.JWKSURL)
+		token = is.Sign(t, "k1", is.Claims(authResource, "tools:read"))
+	case "header":
+		// The same requests, token included, to the server without auth:
+		// what the token costs on the wire, before anything checks it.
 		token = is.Sign(t, "k1", is.Claims(authResource, "tools:read"))
 	}
 	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
