@@ -168,7 +168,7 @@ if want validate; then
   # wall, user and system seconds of each run
   for _ in $(seq 11); do
     TIMEFORMAT='%R %U %S'
-    { time "$mcpgen" validate "$work/mcpgen1000.yaml" >/dev/null; } 2>&1
+    { time "$mcpgen" validate "$work/mcpgen1000.yaml" >/dev/null 2>&1; } 2>&1
   done >"$out/validate.txt"
 fi
 if want inprocess; then

@@ -28,8 +28,9 @@ func streamStart(t *testing.T, p *probe, base, session string) (lastID string, d
 			lastID = v
 		}
 	}
-	if lastID == "" {
-		t.Fatalf("no priming event in the stream of a long call (Content-Type %q)", resp.Header.Get("Content-Type"))
+	if !strings.HasPrefix(lastID, "mcpgen-") {
+		t.Fatalf("the priming event of a long call's stream has the ID %q, not one of mcpgen's own streams (Content-Type %q)",
+			lastID, resp.Header.Get("Content-Type"))
 	}
 	return lastID, func() { cancel(); resp.Body.Close() }
 }
