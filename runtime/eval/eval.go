@@ -163,7 +163,7 @@ func (c *compiler) compile(n *yaml.Node, start int, src string) *vm.Program {
 		reader = &envReader{lookup: c.opts.Env, bare: map[*ast.IdentifierNode]bool{}}
 		p, err = expr.Compile(src, expr.Env(c.env), expr.Optimize(true), expr.Patch(reader))
 	} else {
-		p, err = expr.Compile(src, expr.Env(c.env), expr.Optimize(true))
+		p, err = compileShared(src, c.env)
 	}
 	if reader != nil {
 		if errs := reader.done(); len(errs) > 0 {
