@@ -324,6 +324,12 @@ func readEvents(resp *http.Response) []sseEvent {
 	return out
 }
 
+// freshClient opens a connection to the load balancer for each request. A
+// kept-alive one may be the connection HAProxy paired with a replica the
+// test kills, and Go does not resend a POST whose connection closed under
+// it (seen once in CI as "Post …: EOF" right after the kill).
+var freshClient = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+
 // session is a 2025-11-25 client over raw HTTP.
 type session struct {
 	t    *testing.T
@@ -342,7 +348,7 @@ func (s *session) post(body string) (string, int, []sseEvent) {
 		req.Header.Set("Mcp-Session-Id", s.id)
 		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 	}
-	resp, err := (&http.Client{Timeout: 20 * time.Second}).Do(req)
+	resp, err := freshClient.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}
