@@ -44,12 +44,18 @@ type directCalls struct {
 	mu        sync.Mutex
 	seq       uint64
 	streams   map[string]*directStream // by stream ID
-	ephemeral map[string]*mcp.ServerSession
-	closers   []func()
+	ephemeral map[string]sessionless   // by protocol version
+}
+
+// sessionless is a session standing for stateless clients, and the client
+// end of its in-memory connection.
+type sessionless struct {
+	ss     *mcp.ServerSession
+	client mcp.Connection
 }
 
 func newDirectCalls() *directCalls {
-	return &directCalls{streams: map[string]*directStream{}, ephemeral: map[string]*mcp.ServerSession{}}
+	return &directCalls{streams: map[string]*directStream{}, ephemeral: map[string]sessionless{}}
 }
 
 // directStream is the event stream of one long direct call.
@@ -83,7 +89,7 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 	}
 	req.Extra = &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
 	if h.opts.Stateless {
-		ss, err := h.directs.sessionless(r.Context(), h.mcp, version)
+		ss, err := h.directs.sessionlessSession(r.Context(), h.mcp, version)
 		if err != nil {
 			return false
 		}
@@ -91,7 +97,7 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 		writeDirect(w, reply, err)
 		return true
 	}
-	if h.shared != nil || h.statefulSDK == nil {
+	if h.shared != nil {
 		return false // a stream must be resumable on every replica
 	}
 	ss, done, ok := h.statefulSDK.LookupSession(r)
@@ -146,19 +152,19 @@ func writeDirect(w http.ResponseWriter, reply []byte, err error) {
 	_, _ = w.Write(reply)
 }
 
-// sessionless returns the session that stands for the stateless clients
+// sessionlessSession returns the session that stands for the stateless clients
 // of one protocol version. The go-sdk gives each stateless request a
 // session of its own with this same state (initialized, capabilities
 // unknown); quiet calls read nothing else of it, so one serves them all.
 // Its client end is read and dropped.
-func (d *directCalls) sessionless(ctx context.Context, srv *mcp.Server, version string) (*mcp.ServerSession, error) {
+func (d *directCalls) sessionlessSession(ctx context.Context, srv *mcp.Server, version string) (*mcp.ServerSession, error) {
 	if version == "" {
 		version = "2025-03-26" // what the go-sdk assumes without the header
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if ss := d.ephemeral[version]; ss != nil {
-		return ss, nil
+	if e, ok := d.ephemeral[version]; ok {
+		return e.ss, nil
 	}
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
 	ctx = context.WithoutCancel(ctx)
@@ -180,19 +186,19 @@ func (d *directCalls) sessionless(ctx context.Context, srv *mcp.Server, version 
 			}
 		}
 	}()
-	d.ephemeral[version] = ss
-	d.closers = append(d.closers, func() { _ = ss.Close(); _ = conn.Close() })
+	d.ephemeral[version] = sessionless{ss: ss, client: conn}
 	return ss, nil
 }
 
 // close ends the sessionless sessions.
 func (d *directCalls) close() {
 	d.mu.Lock()
-	closers := d.closers
-	d.closers, d.ephemeral = nil, map[string]*mcp.ServerSession{}
+	ephemeral := d.ephemeral
+	d.ephemeral = map[string]sessionless{}
 	d.mu.Unlock()
-	for _, c := range closers {
-		c()
+	for _, e := range ephemeral {
+		_ = e.ss.Close()
+		_ = e.client.Close()
 	}
 }
 

@@ -151,7 +151,7 @@ func unavailable(w http.ResponseWriter, msg string) {
 // session's own version is the one that says what the client understands.
 func (h *HTTPHandler) alignVersion(r *http.Request, id string) {
 	v := header(r.Header, protocolVersionHeader)
-	if v == "" || v >= latestStreamVersion || !slices.Contains(mcp.SupportedProtocolVersions(), v) || h.statefulSDK == nil {
+	if v == "" || v >= latestStreamVersion || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
 		return // unsupported versions are the go-sdk's to refuse
 	}
 	ss, done, ok := h.statefulSDK.LookupSession(r)
