@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -63,13 +64,7 @@ func envShape(env types.Map) (string, bool) {
 func writeShape(b *strings.Builder, t types.Type) bool {
 	if m, ok := t.(types.Map); ok {
 		b.WriteByte('{')
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range m {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			b.WriteString(strconv.Quote(k))
 			b.WriteByte(':')
 			if !writeShape(b, m[k]) {
