@@ -109,10 +109,7 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 	if tlsFiles.TLSCertFile != "" {
 		opts.TLSCertFile, opts.TLSKeyFile = tlsFiles.TLSCertFile, tlsFiles.TLSKeyFile
 	}
-	if srv.Auth() == nil && !runtime.LoopbackAddr(addr) {
-		logger.Warn("no auth is configured and the address is reachable from other machines: anyone who reaches it can call every tool; add server.http.auth or listen on 127.0.0.1",
-			"addr", addr)
-	}
+	warnExposed(logger, srv.Auth() != nil, addr)
 	scheme := "http://"
 	if opts.TLSCertFile != "" {
 		scheme = "https://"
@@ -132,4 +129,13 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd())) // not /dev/null, a character device too
+}
+
+// warnExposed warns when a server without auth listens where other
+// machines reach it.
+func warnExposed(logger *slog.Logger, hasAuth bool, addr string) {
+	if !hasAuth && !runtime.LoopbackAddr(addr) {
+		logger.Warn("no auth is configured and the address is reachable from other machines: anyone who reaches it can call every tool; add server.http.auth or listen on 127.0.0.1",
+			"addr", addr)
+	}
 }
