@@ -93,7 +93,7 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 		if err != nil {
 			return false
 		}
-		reply, err := encodeBody(ss.Answer(r.Context(), req))
+		reply, err := encodeBody(ss.Answer(r.Context(), req, encodeResult))
 		writeDirect(w, reply, err)
 		return true
 	}
@@ -239,7 +239,7 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		}
 		stream.release()
 	})
-	reply, err := encodeBody(ss.Answer(ctx, req))
+	reply, err := encodeBody(ss.Answer(ctx, req, encodeResult))
 	begin.Stop()
 	gone()
 	mu.Lock()

@@ -61,7 +61,7 @@ func (c *stdioConn) answerDirect(msg jsonrpc.Message) bool {
 	c.direct.mu.Unlock()
 	go func() {
 		defer cancel()
-		resp := ss.Answer(ctx, req)
+		resp := ss.Answer(ctx, req, encodeResult)
 		c.direct.mu.Lock()
 		delete(c.direct.running, req.ID)
 		c.direct.mu.Unlock()
