@@ -1,13 +1,19 @@
 package transport_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -123,5 +129,103 @@ func TestCachingHints(t *testing.T) {
 		if res["ttlMs"] != tt.ttl || res["cacheScope"] != tt.scope {
 			t.Errorf("%s %v: ttlMs %v, cacheScope %v; want %v, %s", tt.method, tt.params, res["ttlMs"], res["cacheScope"], tt.ttl, tt.scope)
 		}
+	}
+}
+
+// TestStdioReadsWhileCallsRun: a tools/call on stdio is answered by the
+// goroutine that read it while another reads on, so a quick call is
+// answered while a blocked one runs, and notifications/cancelled reaches
+// the blocked one.
+func TestStdioReadsWhileCallsRun(t *testing.T) {
+	t.Parallel()
+	p := newProbe(true)
+	srv, _ := build(t, handlers.NewRegistry(p.kind()), blockConfig+`  - name: echo
+    description: Echoes its argument.
+    args: [{name: text}]
+    content: [{text: "echo {{ .args.text }}"}]
+`, nil)
+	inR, inW, err := os.Pipe() // writes do not wait for the server to read
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW := io.Pipe()
+	released := false
+	defer func() { // on failure too: let the server end
+		if !released {
+			close(p.release)
+		}
+		inW.Close()
+	}()
+	served := make(chan error, 1)
+	go func() {
+		served <- transport.ServeStdio(context.Background(), srv, inR, outW, transport.StdioOptions{})
+		outW.Close()
+	}()
+	out := make(chan string, 16)
+	go func() {
+		defer close(out)
+		for lines := bufio.NewScanner(outR); lines.Scan(); {
+			out <- lines.Text()
+		}
+	}()
+	send := func(msg string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next := func() string {
+		t.Helper()
+		select {
+		case l, ok := <-out:
+			if !ok {
+				t.Fatal("no more output")
+			}
+			return l
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer in 10s")
+			return ""
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	next()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	for i := 2; i <= 3; i++ {
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"block"}}`, i))
+		select {
+		case <-p.started:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("call %d did not start while another ran", i)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"text":"while blocked"}}}`)
+	if got := next(); !strings.Contains(got, `"id":4`) || !strings.Contains(got, "echo while blocked") {
+		t.Fatalf("the quick call's answer: %s", got)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	for deadline := time.Now().Add(10 * time.Second); p.canceled.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("call 2 was not canceled")
+		}
+	}
+	close(p.release)
+	released = true
+	inW.Close()
+	var rest []string
+	for l := range out {
+		rest = append(rest, l)
+	}
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+	var answered bool
+	for _, l := range rest {
+		answered = answered || strings.Contains(l, `"id":3`) && strings.Contains(l, "probe ran")
+		if strings.Contains(l, `"id":2`) && strings.Contains(l, "probe ran") {
+			t.Errorf("the canceled call ran to its end: %s", l)
+		}
+	}
+	if !answered || p.canceled.Load() != 1 {
+		t.Errorf("%d calls canceled, want 1; the rest of the output:\n%s", p.canceled.Load(), strings.Join(rest, "\n"))
 	}
 }

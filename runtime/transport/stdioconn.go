@@ -93,8 +93,15 @@ func (c *stdioConn) readLoop() {
 			continue
 		}
 		c.track(msg)
-		if c.answerDirect(msg) {
-			continue
+		if answer := c.answerDirect(msg); answer != nil {
+			// The call is answered here, on the thread that is awake
+			// and holds what it read, and a new goroutine reads on;
+			// handing the call to a new goroutine instead would add a
+			// thread's wake-up to every answer while this one blocks
+			// in the next read.
+			go c.readLoop()
+			answer()
+			return
 		}
 		if !c.deliver(readResult{msg: msg}) {
 			return

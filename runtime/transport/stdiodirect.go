@@ -10,8 +10,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// On stdio a tools/call is answered by the goroutine started for it here,
-// through mcp.ServerSession.Answer: the same checks and receiving
+// On stdio a tools/call is answered by the goroutine that read it, once it
+// has started another to go on reading (stdioConn.readLoop), through
+// mcp.ServerSession.Answer: the same checks and receiving
 // middleware as the go-sdk's connection applies, without its reader and
 // queue goroutines in between. Everything the call sends the client (logs,
 // progress, requests such as elicitation) still goes through the session's
@@ -38,36 +39,36 @@ func (c *stdioConn) serveDirect(ctx context.Context, ss *mcp.ServerSession) {
 	c.direct.session.Store(ss)
 }
 
-// answerDirect starts answering msg if it is a tools/call the session is
-// ready for, and reports whether it did. It also cancels a call
-// that a notifications/cancelled names, and then reports false: the
-// go-sdk sees the notification too.
-func (c *stdioConn) answerDirect(msg jsonrpc.Message) bool {
+// answerDirect returns the function that answers msg, if it is a
+// tools/call the session is ready for; the call is cancelable from the
+// moment it returns. It also cancels a call that a
+// notifications/cancelled names, and then returns nil: the go-sdk sees
+// the notification too.
+func (c *stdioConn) answerDirect(msg jsonrpc.Message) func() {
 	req, ok := msg.(*jsonrpc.Request)
 	ss := c.direct.session.Load()
 	if !ok || ss == nil {
-		return false
+		return nil
 	}
 	if req.Method == "notifications/cancelled" {
 		c.cancelDirect(req.Params)
-		return false
+		return nil
 	}
 	if req.Method != "tools/call" || !req.IsCall() || !ready(ss, req) {
-		return false
+		return nil
 	}
 	c.direct.mu.Lock()
 	ctx, cancel := context.WithCancel(c.direct.ctx)
 	c.direct.running[req.ID] = cancel
 	c.direct.mu.Unlock()
-	go func() {
+	return func() {
 		defer cancel()
 		resp := ss.Answer(ctx, req, encodeResult)
 		c.direct.mu.Lock()
 		delete(c.direct.running, req.ID)
 		c.direct.mu.Unlock()
 		_ = c.Write(ctx, resp)
-	}()
-	return true
+	}
 }
 
 // ready reports whether the session may answer req at once: it was
