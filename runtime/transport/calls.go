@@ -52,7 +52,7 @@ func newCallTracker(window time.Duration) *callTracker {
 // middleware registers every request handled by the go-sdk server.
 func (t *callTracker) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if strings.HasPrefix(method, "notifications/") || method == "initialize" || method == "ping" {
+		if strings.HasPrefix(method, "notifications/") || method == "initialize" || method == "ping" || ctx.Value(trackedKey{}) != nil {
 			return next(ctx, method, req)
 		}
 		ctx, cancel := context.WithCancel(ctx)
@@ -68,6 +68,23 @@ func (t *callTracker) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		defer t.leave(id, token)
 		return next(ctx, method, req)
 	}
+}
+
+// trackedKey marks the context of a call that its transport registered
+// with the tracker itself (a direct call, direct.go): the middleware
+// leaves it alone.
+type trackedKey struct{}
+
+// follow registers a call that the transport answers itself, canceled by
+// cancel at the shutdown deadline, and returns its context, marked for the
+// middleware, and the function to call when it ends. It reports false when
+// the server is shutting down.
+func (t *callTracker) follow(ctx context.Context, cancel context.CancelFunc) (context.Context, func(), bool) {
+	id, ok := t.enter(cancel, "")
+	if !ok {
+		return nil, nil, false
+	}
+	return context.WithValue(ctx, trackedKey{}, true), func() { t.leave(id, "") }, true
 }
 
 func (t *callTracker) enter(cancel context.CancelFunc, token string) (uint64, bool) {

@@ -93,7 +93,14 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 		if err != nil {
 			return false
 		}
-		reply, err := encodeBody(ss.Answer(r.Context(), req, encodeResult))
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		ctx, leave, ok := h.calls.follow(ctx, cancel)
+		if !ok {
+			return false // shutting down: the go-sdk's path refuses it
+		}
+		defer leave()
+		reply, err := encodeBody(ss.Answer(ctx, req, encodeResult))
 		writeDirect(w, reply, err)
 		return true
 	}
@@ -105,8 +112,7 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 		return false
 	}
 	defer done()
-	h.answerResumable(w, r, ss, req)
-	return true
+	return h.answerResumable(w, r, ss, req)
 }
 
 // directHeaders reports whether r's headers are those the go-sdk accepts
@@ -208,9 +214,16 @@ func (d *directCalls) close() {
 // when it comes. A client that goes away before the stream began has its
 // call canceled at once; one that goes away after may resume within the
 // resume window.
-func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss *mcp.ServerSession, req *jsonrpc.Request) {
+//
+// It reports false, writing nothing, when the server is shutting down.
+func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss *mcp.ServerSession, req *jsonrpc.Request) bool {
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	defer cancel()
+	ctx, leave, ok := h.calls.follow(ctx, cancel)
+	if !ok {
+		return false
+	}
+	defer leave()
 	var (
 		mu     sync.Mutex
 		stream *directStream // set once the stream began
@@ -247,7 +260,7 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 	ended = true
 	if stream == nil {
 		writeDirect(w, reply, err)
-		return
+		return true
 	}
 	if err != nil {
 		reply, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID,
@@ -258,6 +271,7 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		writeEvent(w, stream.id, reply)
 		stream.delivered()
 	}
+	return true
 }
 
 // writeEvent writes the response event of a direct call's stream.

@@ -231,7 +231,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	}
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	var endpoint http.Handler = h.calls.track(h.plainReplies(streamable))
+	var endpoint http.Handler = h.quick(h.calls.track(h.plainReplies(streamable)))
 	if g := s.Auth(); g != nil {
 		// ServeHTTP admits the request; the endpoint checks the scopes
 		// of the items its body names, once the body is read.

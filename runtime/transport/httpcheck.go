@@ -33,9 +33,10 @@ var serverMethods = map[string]bool{
 // costs no allocation. The auth guard takes the body and the scan from it
 // (auth.ScannedBody) rather than reading it again.
 type postBody struct {
-	buf bytes.Buffer
-	r   bytes.Reader
-	fi  frameInfo
+	buf   bytes.Buffer
+	r     bytes.Reader
+	fi    frameInfo
+	quiet bool // a tools/call that sends nothing while it runs (silentCall)
 }
 
 func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
@@ -101,7 +102,7 @@ func (b *postBody) free() {
 	if b.buf.Cap() <= maxPooledBody {
 		b.buf.Reset()
 		b.r.Reset(nil)
-		b.fi = frameInfo{}
+		b.fi, b.quiet = frameInfo{}, false
 		postBodies.Put(b)
 	}
 }

@@ -37,8 +37,10 @@ func (h *HTTPHandler) plainReplies(next http.Handler) http.Handler {
 			return
 		}
 		var body []byte
+		quiet := false
 		if pb, ok := r.Body.(*postBody); ok {
 			body = pb.buf.Bytes() // read by sessions, kept until the request ends
+			quiet = pb.quiet
 		} else {
 			var err error
 			if body, err = io.ReadAll(r.Body); err != nil { // too large: the go-sdk answers 413 from the error
@@ -47,18 +49,31 @@ func (h *HTTPHandler) plainReplies(next http.Handler) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			quiet = h.silentCall(r, body)
 		}
-		if !h.silentCall(r, body) {
+		if !quiet {
 			next.ServeHTTP(w, r)
-			return
-		}
-		if h.direct(w, r, body) {
 			return
 		}
 		hw := &heldWriter{ResponseWriter: w}
 		hw.timer = time.AfterFunc(plainReplyWait, hw.release)
 		next.ServeHTTP(hw, r)
 		hw.finish()
+	})
+}
+
+// quick answers a quiet call directly (direct.go) when it can, ahead of
+// the call tracker's bookkeeping of the go-sdk's streams: a direct call is
+// registered with the tracker by itself, and its stream is its own.
+func (h *HTTPHandler) quick(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if pb, ok := r.Body.(*postBody); ok && r.Method == http.MethodPost {
+			pb.quiet = h.silentCall(r, pb.buf.Bytes())
+			if pb.quiet && h.direct(w, r, pb.buf.Bytes()) {
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 
