@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unsafe"
@@ -131,14 +132,9 @@ func (c *readOnlyConn) QueryContext(ctx context.Context, query string, args []dr
 		}
 		return nil, err
 	}
-	rows, err := s.stmt.QueryContext(ctx, args)
+	r, err := sqliteRowsOf(s.stmt.QueryContext(ctx, args))
 	if err != nil {
 		return nil, err
-	}
-	r, ok := rows.(sqliteRows)
-	if !ok {
-		_ = rows.Close()
-		return nil, errors.New("the sqlite driver returned rows of an unexpected type")
 	}
 	s.busy = true
 	return &cachedRows{sqliteRows: r, stmt: s}, nil
@@ -183,6 +179,20 @@ type sqliteRows interface {
 	driver.RowsColumnTypeScanType
 }
 
+// sqliteRowsOf returns what a query of the sqlite driver returned as
+// sqliteRows.
+func sqliteRowsOf(rows driver.Rows, err error) (sqliteRows, error) {
+	if err != nil {
+		return nil, err
+	}
+	r, ok := rows.(sqliteRows)
+	if !ok {
+		_ = rows.Close()
+		return nil, errors.New("the sqlite driver returned rows of an unexpected type")
+	}
+	return r, nil
+}
+
 // cachedRows are rows of a cached statement, which they free when closed.
 type cachedRows struct {
 	sqliteRows
@@ -194,6 +204,38 @@ func (r *cachedRows) Close() error {
 	r.stmt.busy = false
 	return r.sqliteRows.Close()
 }
+
+// query runs query as QueryContext does, for readRows.
+func (c *readOnlyConn) query(ctx context.Context, query string, args []driver.NamedValue) (*driverRows, error) {
+	r, err := sqliteRowsOf(c.QueryContext(ctx, query, args))
+	if err != nil {
+		return nil, err
+	}
+	return &driverRows{rows: r, vals: make([]driver.Value, len(r.Columns()))}, nil
+}
+
+// driverRows reads the rows of a driver connection.
+type driverRows struct {
+	rows sqliteRows
+	vals []driver.Value // the current row
+}
+
+// Close closes the rows.
+func (r *driverRows) Close() error { return r.rows.Close() }
+
+func (r *driverRows) names() ([]string, error) { return r.rows.Columns(), nil }
+
+func (r *driverRows) dbType(i int) string { return r.rows.ColumnTypeDatabaseTypeName(i) }
+
+func (r *driverRows) next() (bool, error) {
+	err := r.rows.Next(r.vals)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (r *driverRows) value(i int) any { return r.vals[i] }
 
 // IsValid keeps out of the pool a connection that a statement left inside
 // a transaction (BEGIN), where the next call would read an old snapshot
