@@ -12,8 +12,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// textContent is s as the content of a result. The list and its one
+// element are allocated together.
 func textContent(s string) []mcp.Content {
-	return []mcp.Content{&mcp.TextContent{Text: s}}
+	c := &struct {
+		list [1]mcp.Content
+		text mcp.TextContent
+	}{text: mcp.TextContent{Text: s}}
+	c.list[0] = &c.text
+	return c.list[:]
 }
 
 // text renders one statement's result in the handler's format, with a

@@ -259,16 +259,16 @@ func (h *handler) runAlone(ctx context.Context, n handlers.Notifier, pool *sql.D
 	if err := conn.Raw(a.run); err != nil {
 		return nil, err
 	}
-	h.logStep(ctx, n, 0, a.result, time.Since(start))
-	return []*stepResult{a.result}, nil
+	h.logStep(ctx, n, 0, a.results[0], time.Since(start))
+	return a.results[:], nil
 }
 
 // aloneQuery is the query of runAlone, run on the driver's connection.
 type aloneQuery struct {
-	h      *handler
-	ctx    context.Context
-	args   []any
-	result *stepResult
+	h       *handler
+	ctx     context.Context
+	args    []any
+	results [1]*stepResult
 }
 
 func (a *aloneQuery) run(dc any) error {
@@ -288,7 +288,7 @@ func (a *aloneQuery) run(dc any) error {
 		return h.stepErr(0, "running", err)
 	}
 	defer rows.Close()
-	if a.result, err = h.readRows(rows, &st.cols); err != nil {
+	if a.results[0], err = h.readRows(rows, &st.cols); err != nil {
 		return h.stepErr(0, "reading the rows of", err)
 	}
 	return nil

@@ -19,7 +19,7 @@ type stepResult struct {
 	exec      bool
 	affected  int64
 	columns   []string // named apart (uniqueNames)
-	list      []any    // columns as a list for structured content
+	list      any      // columns as a []any, for structured content
 	rows      [][]any
 	truncated bool
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // rowReader is what readRows reads: database/sql's rows (sqlRows), or those
-// of a driver connection (driverRows).
+// of a read-only SQLite connection (cachedRows).
 type rowReader interface {
 	// names returns the names of the columns.
 	names() ([]string, error)
@@ -60,19 +60,21 @@ type columnSet struct {
 	names  []string // as the database names them
 	types  []string // their database types
 	unique []string // uniqueNames(names)
-	list   []any    // unique, for structured content
+	list   any      // unique as a []any, for structured content
 	convs  []converter
 }
 
 // columnSet makes the columnSet of names, whose types rows tells.
 func (h *handler) columnSet(names []string, rows rowReader) *columnSet {
 	c := &columnSet{names: slices.Clone(names), types: make([]string, len(names)),
-		unique: uniqueNames(names), list: make([]any, len(names)), convs: make([]converter, len(names))}
+		unique: uniqueNames(names), convs: make([]converter, len(names))}
+	list := make([]any, len(names))
 	for i, name := range names {
 		c.types[i] = rows.dbType(i)
-		c.list[i] = c.unique[i]
+		list[i] = c.unique[i]
 		c.convs[i] = h.converter(name, c.types[i])
 	}
+	c.list = list
 	return c
 }
 
@@ -140,5 +142,5 @@ func (r *sqlRows) value(i int) any { return r.raw[i] }
 
 var (
 	_ rowReader = (*sqlRows)(nil)
-	_ rowReader = (*driverRows)(nil)
+	_ rowReader = (*cachedRows)(nil)
 )

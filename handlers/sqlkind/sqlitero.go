@@ -125,18 +125,31 @@ const maxCachedStmts = 256
 
 // QueryContext runs query with the connection's prepared statement for it.
 func (c *readOnlyConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	s, err := c.cached(ctx, query)
-	if err != nil || s == nil {
-		if err == nil {
-			return c.sqliteConn.QueryContext(ctx, query, args)
-		}
-		return nil, err
-	}
-	r, err := sqliteRowsOf(s.stmt.QueryContext(ctx, args))
+	r, err := c.query(ctx, query, args)
 	if err != nil {
 		return nil, err
 	}
-	s.busy = true
+	return r, nil
+}
+
+// query is QueryContext returning the rows as they are, for readRows.
+func (c *readOnlyConn) query(ctx context.Context, query string, args []driver.NamedValue) (*cachedRows, error) {
+	s, err := c.cached(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	var r sqliteRows
+	if s == nil {
+		r, err = sqliteRowsOf(c.sqliteConn.QueryContext(ctx, query, args))
+	} else {
+		r, err = sqliteRowsOf(s.stmt.QueryContext(ctx, args))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s != nil {
+		s.busy = true
+	}
 	return &cachedRows{sqliteRows: r, stmt: s}, nil
 }
 
@@ -193,49 +206,43 @@ func sqliteRowsOf(rows driver.Rows, err error) (sqliteRows, error) {
 	return r, nil
 }
 
-// cachedRows are rows of a cached statement, which they free when closed.
+// cachedRows are rows of a cached statement (nil: of one prepared for
+// them alone), which they free when closed.
 type cachedRows struct {
 	sqliteRows
 	stmt *cachedStmt
+	vals []driver.Value  // the current row, for readRows
+	buf  [8]driver.Value // vals when there are few columns
 }
 
 // Close resets the statement (which ends its read) for the next query.
 func (r *cachedRows) Close() error {
-	r.stmt.busy = false
+	if r.stmt != nil {
+		r.stmt.busy = false
+	}
 	return r.sqliteRows.Close()
 }
 
-// query runs query as QueryContext does, for readRows.
-func (c *readOnlyConn) query(ctx context.Context, query string, args []driver.NamedValue) (*driverRows, error) {
-	r, err := sqliteRowsOf(c.QueryContext(ctx, query, args))
-	if err != nil {
-		return nil, err
+func (r *cachedRows) names() ([]string, error) {
+	names := r.Columns()
+	if r.vals = r.buf[:]; len(names) > len(r.buf) {
+		r.vals = make([]driver.Value, len(names))
 	}
-	return &driverRows{rows: r, vals: make([]driver.Value, len(r.Columns()))}, nil
+	r.vals = r.vals[:len(names)]
+	return names, nil
 }
 
-// driverRows reads the rows of a driver connection.
-type driverRows struct {
-	rows sqliteRows
-	vals []driver.Value // the current row
-}
+func (r *cachedRows) dbType(i int) string { return r.ColumnTypeDatabaseTypeName(i) }
 
-// Close closes the rows.
-func (r *driverRows) Close() error { return r.rows.Close() }
-
-func (r *driverRows) names() ([]string, error) { return r.rows.Columns(), nil }
-
-func (r *driverRows) dbType(i int) string { return r.rows.ColumnTypeDatabaseTypeName(i) }
-
-func (r *driverRows) next() (bool, error) {
-	err := r.rows.Next(r.vals)
+func (r *cachedRows) next() (bool, error) {
+	err := r.Next(r.vals)
 	if errors.Is(err, io.EOF) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-func (r *driverRows) value(i int) any { return r.vals[i] }
+func (r *cachedRows) value(i int) any { return r.vals[i] }
 
 // IsValid keeps out of the pool a connection that a statement left inside
 // a transaction (BEGIN), where the next call would read an old snapshot
