@@ -3,6 +3,7 @@ package sqlkind_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,5 +45,23 @@ tools:
 		"rows": []any{map[string]any{"id": int64(1), "name": "Alice", "city": "Paris", "rate": 1.5}}}
 	if diff := cmp.Diff(want, res.StructuredContent); diff != "" {
 		t.Errorf("structured (-want +got):\n%s", diff)
+	}
+}
+
+// TestReadOnlyFileTimeout: the query of a read-only tool on a database file
+// (run on the driver's connection) ends at the tool's timeout, and says so.
+func TestReadOnlyFileTimeout(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), `version: 1
+backends:
+  shop: {kind: sql, driver: sqlite, dsn: `+filepath.Join(t.TempDir(), "shop.db")+`, init: seed.sql}
+tools:
+  - name: forever
+    description: never ends
+    handler: {backend: shop, timeout: 100ms, query: "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"}
+`, map[string]string{"seed.sql": seed})
+	res := handlertest.Call(t, context.Background(), srv, "forever", `{}`)
+	if text := handlertest.Text(res); !res.IsError || !strings.Contains(text, "the query timed out after 100ms") {
+		t.Errorf("got %q, want an error saying the query timed out", text)
 	}
 }
