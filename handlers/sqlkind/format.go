@@ -5,14 +5,22 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// textContent is s as the content of a result. The list and its one
+// element are allocated together.
 func textContent(s string) []mcp.Content {
-	return []mcp.Content{&mcp.TextContent{Text: s}}
+	c := &struct {
+		list [1]mcp.Content
+		text mcp.TextContent
+	}{text: mcp.TextContent{Text: s}}
+	c.list[0] = &c.text
+	return c.list[:]
 }
 
 // text renders one statement's result in the handler's format, with a
@@ -21,28 +29,34 @@ func (h *handler) text(r *stepResult) string {
 	if r.exec {
 		return fmt.Sprintf("%d rows affected", r.affected)
 	}
-	var body string
+	var b strings.Builder
 	switch h.format {
 	case "csv":
-		body = formatCSV(r)
+		b.WriteString(formatCSV(r))
 	case "json":
-		body = formatRowsJSON(r) + "\n"
+		b.WriteString(formatRowsJSON(r))
+		b.WriteByte('\n')
 	default:
-		body = formatTable(r)
+		writeTable(&b, r)
 	}
-	return body + h.footer(r)
+	writeFooter(&b, r)
+	return b.String()
 }
 
-func (h *handler) footer(r *stepResult) string {
+func writeFooter(b *strings.Builder, r *stepResult) {
 	n := len(r.rows)
-	s := fmt.Sprintf("(%d rows)", n)
-	if n == 1 {
-		s = "(1 row)"
+	switch {
+	case r.truncated:
+		b.WriteString("(truncated: showing the first ")
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(" rows; there are more. Narrow the query or raise max_rows.)")
+	case n == 1:
+		b.WriteString("(1 row)")
+	default:
+		b.WriteByte('(')
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(" rows)")
 	}
-	if r.truncated {
-		s = fmt.Sprintf("(truncated: showing the first %d rows; there are more. Narrow the query or raise max_rows.)", n)
-	}
-	return s
 }
 
 // cell renders a value for text: NULL for null, JSON for lists and objects,
@@ -54,6 +68,12 @@ func cell(v any) string {
 		return "NULL"
 	case string:
 		s = v
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64) // as fmt.Sprint writes it
+	case bool:
+		return strconv.FormatBool(v)
 	case map[string]any, []any:
 		s = formatJSON(v)
 	default:
@@ -66,49 +86,63 @@ func cell(v any) string {
 // concurrent use.
 var controlChars = strings.NewReplacer("\r", `\r`, "\n", `\n`, "\t", `\t`)
 
-// formatTable aligns the columns:
+// writeTable aligns the columns:
 //
 //	id | name
 //	---+------
 //	1  | Alice
-func formatTable(r *stepResult) string {
-	widths := make([]int, len(r.columns))
-	cells := make([][]string, len(r.rows))
+func writeTable(b *strings.Builder, r *stepResult) {
+	n := len(r.columns)
+	widths := make([]int, n)
+	cells := make([]string, len(r.rows)*n) // row by row
 	for j, c := range r.columns {
 		widths[j] = utf8.RuneCountInString(c)
 	}
+	size := 0
 	for i, row := range r.rows {
-		cells[i] = make([]string, len(row))
 		for j, v := range row {
-			cells[i][j] = cell(v)
-			widths[j] = max(widths[j], utf8.RuneCountInString(cells[i][j]))
+			c := cell(v)
+			cells[i*n+j] = c
+			widths[j] = max(widths[j], utf8.RuneCountInString(c))
 		}
 	}
-	var b strings.Builder
-	line := func(vals []string) {
-		for j, v := range vals {
-			if j > 0 {
-				b.WriteString(" | ")
-			}
-			b.WriteString(v)
-			if j < len(vals)-1 {
-				b.WriteString(strings.Repeat(" ", widths[j]-utf8.RuneCountInString(v)))
-			}
-		}
-		b.WriteByte('\n')
+	for _, w := range widths {
+		size += w + 3
 	}
-	line(r.columns)
+	b.Grow(size*(len(r.rows)+2) + 100) // the lines, and room for the footer
+	writeLine(b, r.columns, widths)
 	for j, w := range widths {
 		if j > 0 {
 			b.WriteString("-+-")
 		}
-		b.WriteString(strings.Repeat("-", w))
+		writeRepeat(b, '-', w)
 	}
 	b.WriteByte('\n')
-	for _, row := range cells {
-		line(row)
+	for i := range r.rows {
+		writeLine(b, cells[i*n:(i+1)*n], widths)
 	}
-	return b.String()
+}
+
+// writeLine writes one line of a table: vals padded to widths, except the
+// last.
+func writeLine(b *strings.Builder, vals []string, widths []int) {
+	for j, v := range vals {
+		if j > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(v)
+		if j < len(vals)-1 {
+			writeRepeat(b, ' ', widths[j]-utf8.RuneCountInString(v))
+		}
+	}
+	b.WriteByte('\n')
+}
+
+// writeRepeat writes n times the byte c.
+func writeRepeat(b *strings.Builder, c byte, n int) {
+	for range n {
+		b.WriteByte(c)
+	}
 }
 
 // formatCSV writes RFC 4180 CSV with a header; NULL is an empty field.

@@ -11,6 +11,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
@@ -48,7 +49,8 @@ type step struct {
 	field string // for messages: query, exec, statements[1].query
 	st    *statement
 	exec  bool
-	binds []int // the index in handler.params of each value st binds
+	binds []int                     // the index in handler.params of each value st binds
+	cols  atomic.Pointer[columnSet] // of the last result
 }
 
 // param is a named value bound to the statements.
@@ -242,28 +244,68 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args []any) ([]*
 
 // runAlone runs the one query of a read-only tool in autocommit, on a
 // connection of the read-only pool that refuses writes by itself
-// (dialect.readsAlone): a single statement reads one snapshot, and there
-// is no transaction to begin and roll back.
+// (dialect.readsAlone, only SQLite's: see readOnlySQLite): a single
+// statement reads one snapshot, and there is no transaction to begin and
+// roll back. It reads from the driver's connection directly, which spares
+// what database/sql adds per query and per value.
 func (h *handler) runAlone(ctx context.Context, n handlers.Notifier, pool *sql.DB, args []any) ([]*stepResult, error) {
 	conn, err := pool.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("cannot connect to the database: %w", err)
 	}
 	defer conn.Close()
-	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
-	s := &session{pool: pool, conn: conn, readOnly: true, enforced: true, timeout: h.timeout, server: h.server}
-	defer h.dialect.end(s)
-	opCtx, stop := h.watch(ctx, s)
-	defer stop()
-	st, start := h.steps[0], time.Now()
-	rows, err := conn.QueryContext(opCtx, st.st.text, h.bound(st, args)...)
-	r, err := h.readStep(0, rows, err)
-	if err != nil {
-		h.canceled(ctx, s)
+	start := time.Now()
+	a := aloneQuery{h: h, ctx: ctx, args: args}
+	if err := conn.Raw(a.run); err != nil {
 		return nil, err
 	}
-	h.logStep(ctx, n, 0, r, time.Since(start))
-	return []*stepResult{r}, nil
+	h.logStep(ctx, n, 0, a.results[0], time.Since(start))
+	return a.results[:], nil
+}
+
+// aloneQuery is the query of runAlone, run on the driver's connection.
+type aloneQuery struct {
+	h       *handler
+	ctx     context.Context
+	args    []any
+	results [1]*stepResult
+}
+
+func (a *aloneQuery) run(dc any) error {
+	c, ok := dc.(*readOnlyConn)
+	if !ok {
+		return errors.New("the read-only pool returned a connection that is not read-only")
+	}
+	h, st := a.h, a.h.steps[0]
+	bound, err := driverArgs(st, a.args)
+	if err != nil {
+		return h.stepErr(0, "running", err)
+	}
+	w := newWatchdog(a.ctx, c.db)
+	defer w.stop()
+	rows, err := c.query(context.WithoutCancel(a.ctx), st.st.text, bound)
+	if err != nil {
+		return h.stepErr(0, "running", err)
+	}
+	defer rows.Close()
+	if a.results[0], err = h.readRows(rows, &st.cols); err != nil {
+		return h.stepErr(0, "reading the rows of", err)
+	}
+	return nil
+}
+
+// driverArgs converts the values of a statement's placeholders, in order,
+// as database/sql does for a driver that converts nothing itself.
+func driverArgs(s *step, args []any) ([]driver.NamedValue, error) {
+	bound := make([]driver.NamedValue, len(s.binds))
+	for j, k := range s.binds {
+		v, err := driver.DefaultParameterConverter.ConvertValue(args[k])
+		if err != nil {
+			return nil, fmt.Errorf("converting argument $%d type: %w", j+1, err)
+		}
+		bound[j] = driver.NamedValue{Ordinal: j + 1, Value: v}
+	}
+	return bound, nil
 }
 
 // watch hands the cancellation of the statements on s to the dialect's
@@ -319,7 +361,7 @@ func (h *handler) readStep(i int, rows *sql.Rows, err error) (*stepResult, error
 		return nil, h.stepErr(i, "running", err)
 	}
 	defer rows.Close()
-	r, err := h.readRows(rows)
+	r, err := h.readRows(&sqlRows{rows: rows}, &h.steps[i].cols)
 	if err != nil {
 		return nil, h.stepErr(i, "reading the rows of", err)
 	}

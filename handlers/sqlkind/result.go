@@ -2,7 +2,6 @@ package sqlkind
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -19,58 +18,10 @@ import (
 type stepResult struct {
 	exec      bool
 	affected  int64
-	columns   []string
+	columns   []string // named apart (uniqueNames)
+	list      any      // columns as a []any, for structured content
 	rows      [][]any
 	truncated bool
-}
-
-// readRows reads at most h.maxRows rows, converted to JSON values.
-func (h *handler) readRows(rows *sql.Rows) (*stepResult, error) {
-	types, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, err
-	}
-	r := &stepResult{columns: uniqueNames(types)}
-	convs := make([]converter, len(types))
-	for i, t := range types {
-		convs[i] = h.converter(t)
-	}
-	raw := make([]any, len(types))
-	ptrs := make([]any, len(types))
-	for i := range raw {
-		ptrs[i] = &raw[i]
-	}
-	for rows.Next() {
-		if len(r.rows) == h.maxRows {
-			r.truncated = true
-			break
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		row := make([]any, len(raw))
-		for i, v := range raw {
-			row[i] = convs[i].convert(v)
-		}
-		r.rows = append(r.rows, row)
-	}
-	return r, rows.Err()
-}
-
-// uniqueNames names the columns, suffixing repeats (id, id_2) so that every
-// value of a row object survives a join.
-func uniqueNames(types []*sql.ColumnType) []string {
-	names := make([]string, len(types))
-	seen := map[string]int{}
-	for i, t := range types {
-		name := t.Name()
-		seen[name]++
-		if n := seen[name]; n > 1 {
-			name += "_" + strconv.Itoa(n)
-		}
-		names[i] = name
-	}
-	return names
 }
 
 // converter maps one column's driver values to JSON values. It is a value,
@@ -86,10 +37,10 @@ const (
 )
 
 // converter picks the mapping for a column from its database type.
-func (h *handler) converter(t *sql.ColumnType) converter {
-	typ := strings.ToUpper(t.DatabaseTypeName())
+func (h *handler) converter(name, dbType string) converter {
+	typ := strings.ToUpper(dbType)
 	switch {
-	case typ == "JSON" || typ == "JSONB" || slices.Contains(h.jsonCols, t.Name()):
+	case typ == "JSON" || typ == "JSONB" || slices.Contains(h.jsonCols, name):
 		return jsonConv
 	case strings.HasPrefix(typ, "DECIMAL") || strings.HasPrefix(typ, "NUMERIC"):
 		return decimalConv
@@ -209,11 +160,7 @@ func (r *stepResult) structured() map[string]any {
 	for i := range r.rows {
 		rows[i] = r.object(i)
 	}
-	cols := make([]any, len(r.columns))
-	for i, c := range r.columns {
-		cols[i] = c
-	}
-	return map[string]any{"columns": cols, "rows": rows, "row_count": int64(len(r.rows)), "truncated": r.truncated}
+	return map[string]any{"columns": r.list, "rows": rows, "row_count": int64(len(r.rows)), "truncated": r.truncated}
 }
 
 func (r *stepResult) object(i int) map[string]any {

@@ -73,12 +73,22 @@ func (c *BackendConfig) initScript(env handlers.BuildEnv, d *dialect) *initScrip
 // It costs no goroutine until ctx is done (context.AfterFunc), which in
 // most calls it never is.
 func watchSQLite(ctx context.Context, s *session) (stop func()) {
-	w := &watchdog{db: sqliteHandle(s.conn)}
-	if w.db == 0 {
+	w := newWatchdog(ctx, sqliteHandle(s.conn))
+	if w == nil {
 		return func() {}
 	}
-	w.unwatch = context.AfterFunc(ctx, w.interrupt)
 	return w.stop
+}
+
+// newWatchdog watches ctx for the connection db (a sqlite3*); nil when db
+// is 0, which stop accepts.
+func newWatchdog(ctx context.Context, db uintptr) *watchdog {
+	if db == 0 {
+		return nil
+	}
+	w := &watchdog{db: db}
+	w.unwatch = context.AfterFunc(ctx, w.interrupt)
+	return w
 }
 
 // watchdog interrupts the statements of one call after it was canceled.
@@ -107,7 +117,7 @@ func (w *watchdog) interrupt() {
 
 // stop ends the watch; no interrupt happens after it returns.
 func (w *watchdog) stop() {
-	if w.unwatch() {
+	if w == nil || w.unwatch() {
 		return // ctx was not done: interrupt never ran and never will
 	}
 	w.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unsafe"
@@ -124,23 +125,31 @@ const maxCachedStmts = 256
 
 // QueryContext runs query with the connection's prepared statement for it.
 func (c *readOnlyConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
-	s, err := c.cached(ctx, query)
-	if err != nil || s == nil {
-		if err == nil {
-			return c.sqliteConn.QueryContext(ctx, query, args)
-		}
-		return nil, err
-	}
-	rows, err := s.stmt.QueryContext(ctx, args)
+	r, err := c.query(ctx, query, args)
 	if err != nil {
 		return nil, err
 	}
-	r, ok := rows.(sqliteRows)
-	if !ok {
-		_ = rows.Close()
-		return nil, errors.New("the sqlite driver returned rows of an unexpected type")
+	return r, nil
+}
+
+// query is QueryContext returning the rows as they are, for readRows.
+func (c *readOnlyConn) query(ctx context.Context, query string, args []driver.NamedValue) (*cachedRows, error) {
+	s, err := c.cached(ctx, query)
+	if err != nil {
+		return nil, err
 	}
-	s.busy = true
+	var r sqliteRows
+	if s == nil {
+		r, err = sqliteRowsOf(c.sqliteConn.QueryContext(ctx, query, args))
+	} else {
+		r, err = sqliteRowsOf(s.stmt.QueryContext(ctx, args))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if s != nil {
+		s.busy = true
+	}
 	return &cachedRows{sqliteRows: r, stmt: s}, nil
 }
 
@@ -183,17 +192,57 @@ type sqliteRows interface {
 	driver.RowsColumnTypeScanType
 }
 
-// cachedRows are rows of a cached statement, which they free when closed.
+// sqliteRowsOf returns what a query of the sqlite driver returned as
+// sqliteRows.
+func sqliteRowsOf(rows driver.Rows, err error) (sqliteRows, error) {
+	if err != nil {
+		return nil, err
+	}
+	r, ok := rows.(sqliteRows)
+	if !ok {
+		_ = rows.Close()
+		return nil, errors.New("the sqlite driver returned rows of an unexpected type")
+	}
+	return r, nil
+}
+
+// cachedRows are rows of a cached statement (nil: of one prepared for
+// them alone), which they free when closed.
 type cachedRows struct {
 	sqliteRows
 	stmt *cachedStmt
+	vals []driver.Value  // the current row, for readRows
+	buf  [8]driver.Value // vals when there are few columns
 }
 
 // Close resets the statement (which ends its read) for the next query.
 func (r *cachedRows) Close() error {
-	r.stmt.busy = false
+	if r.stmt != nil {
+		r.stmt.busy = false
+	}
 	return r.sqliteRows.Close()
 }
+
+func (r *cachedRows) names() ([]string, error) {
+	names := r.Columns()
+	if r.vals = r.buf[:]; len(names) > len(r.buf) {
+		r.vals = make([]driver.Value, len(names))
+	}
+	r.vals = r.vals[:len(names)]
+	return names, nil
+}
+
+func (r *cachedRows) dbType(i int) string { return r.ColumnTypeDatabaseTypeName(i) }
+
+func (r *cachedRows) next() (bool, error) {
+	err := r.Next(r.vals)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (r *cachedRows) value(i int) any { return r.vals[i] }
 
 // IsValid keeps out of the pool a connection that a statement left inside
 // a transaction (BEGIN), where the next call would read an old snapshot
