@@ -100,8 +100,7 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 			return false // shutting down: the go-sdk's path refuses it
 		}
 		defer leave()
-		reply, err := encodeBody(ss.Answer(ctx, req, encodeResult))
-		writeDirect(w, reply, err)
+		writeResponse(w, ss.Answer(ctx, req, encodeResult))
 		return true
 	}
 	if h.shared != nil {
@@ -144,18 +143,52 @@ func encodeBody(resp *jsonrpc.Response) ([]byte, error) {
 	return bytes.TrimSuffix(line, []byte("\n")), err
 }
 
+// writeResponse writes a call's response as one JSON object. A result,
+// most of what is written, goes out in the parts encodeLine would join,
+// without joining them.
+func writeResponse(w http.ResponseWriter, resp *jsonrpc.Response) {
+	head, ok := appendResultHead(make([]byte, 0, 64), resp)
+	if !ok {
+		reply, err := encodeBody(resp)
+		writeDirect(w, reply, err)
+		return
+	}
+	jsonHeaders(w.Header(), len(head)+len(resp.Result)+1)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(head)
+	_, _ = w.Write(resp.Result)
+	_, _ = w.Write(closingBrace)
+}
+
+var closingBrace = []byte("}")
+
 // writeDirect writes a call's response as one JSON object.
 func writeDirect(w http.ResponseWriter, reply []byte, err error) {
 	if err != nil {
 		http.Error(w, "encoding the response: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Length", strconv.Itoa(len(reply)))
+	jsonHeaders(w.Header(), len(reply))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(reply)
+}
+
+// The values of jsonHeaders, shared: a header's value slice is replaced or
+// appended to, never written in place.
+var (
+	jsonContentType = []string{"application/json"}
+	noTransform     = []string{"no-cache, no-transform"}
+)
+
+// jsonHeaders sets the headers of a JSON body of n bytes. net/http writes
+// the Content-Length of a body shorter than its response buffer (2 KiB)
+// itself, as the handler returns; a longer one is given here.
+func jsonHeaders(h http.Header, n int) {
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noTransform
+	if n >= 2048 {
+		h["Content-Length"] = []string{strconv.Itoa(n)}
+	}
 }
 
 // sessionlessSession returns the session that stands for the stateless clients
@@ -252,16 +285,17 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		}
 		stream.release()
 	})
-	reply, err := encodeBody(ss.Answer(ctx, req, encodeResult))
+	resp := ss.Answer(ctx, req, encodeResult)
 	begin.Stop()
 	gone()
 	mu.Lock()
 	defer mu.Unlock()
 	ended = true
 	if stream == nil {
-		writeDirect(w, reply, err)
+		writeResponse(w, resp)
 		return true
 	}
+	reply, err := encodeBody(resp)
 	if err != nil {
 		reply, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID,
 			Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the response: " + err.Error()}})

@@ -166,3 +166,36 @@ func TestHTTPDirectStateless(t *testing.T) {
 		})
 	}
 }
+
+// TestDirectReplyLength: a direct answer is one JSON object with its
+// Content-Length, short (net/http counts it) or long (given by mcpgen),
+// never chunked, on a session and without one.
+func TestDirectReplyLength(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{Stateless: stateless})
+		session := ""
+		if !stateless {
+			session = rawSession(t, base)
+		}
+		for _, n := range []int{10, 1500, 2100, 70000} {
+			text := strings.Repeat("x", n)
+			body := `{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"echo","arguments":{"text":"` + text + `"}}}`
+			resp := rawRequest{session: !stateless, body: body}.do(t, testCtx(t), base, session)
+			got, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" ||
+				resp.ContentLength != int64(len(got)) || len(resp.TransferEncoding) > 0 {
+				t.Errorf("stateless %v, %d bytes: HTTP %d, Content-Type %q, Content-Length %d for %d bytes, Transfer-Encoding %v",
+					stateless, n, resp.StatusCode, resp.Header.Get("Content-Type"), resp.ContentLength, len(got), resp.TransferEncoding)
+			}
+			want := `{"jsonrpc":"2.0","id":"a-1","result":{"content":[{"type":"text","text":"echo ` + text + `"}]}}`
+			if string(got) != want {
+				t.Errorf("stateless %v, %d bytes: body %.200s", stateless, n, got)
+			}
+		}
+	}
+}

@@ -16,11 +16,8 @@ import (
 // more. The bytes are the same either way (TestEncodeLineAsSDK); anything
 // else, and an id that would need escaping, goes through EncodeMessage.
 func encodeLine(msg jsonrpc.Message) ([]byte, error) {
-	if r, ok := msg.(*jsonrpc.Response); ok && r.Error == nil && len(r.Result) > 0 {
-		line := make([]byte, 0, len(r.Result)+len(`{"jsonrpc":"2.0","id":,"result":}`)+32)
-		line = append(line, `{"jsonrpc":"2.0","id":`...)
-		if line, ok = appendPlainID(line, r.ID); ok {
-			line = append(line, `,"result":`...)
+	if r, ok := msg.(*jsonrpc.Response); ok {
+		if line, ok := appendResultHead(make([]byte, 0, len(r.Result)+len(`{"jsonrpc":"2.0","id":,"result":}`)+32), r); ok {
 			line = append(line, r.Result...)
 			return append(line, "}\n"...), nil
 		}
@@ -30,6 +27,21 @@ func encodeLine(msg jsonrpc.Message) ([]byte, error) {
 		return nil, err
 	}
 	return append(data, '\n'), nil
+}
+
+// appendResultHead appends what comes before the result of a successful
+// response r, `{"jsonrpc":"2.0","id":ID,"result":`, when its id needs no
+// escaping; what follows the result is "}". It reports false, appending
+// nothing, for any other response.
+func appendResultHead(b []byte, r *jsonrpc.Response) ([]byte, bool) {
+	if r.Error != nil || len(r.Result) == 0 {
+		return b, false
+	}
+	head, ok := appendPlainID(append(b, `{"jsonrpc":"2.0","id":`...), r.ID)
+	if !ok {
+		return b, false
+	}
+	return append(head, `,"result":`...), true
 }
 
 // appendPlainID appends id as EncodeMessage writes it, if that needs no
