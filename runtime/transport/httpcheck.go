@@ -194,9 +194,21 @@ type deadlineWriter struct {
 	rc     *http.ResponseController
 	d      time.Duration
 	cancel context.CancelFunc // ends the request: the go-sdk waits on its context
+	until  time.Time          // the deadline last set
 }
 
-func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+// extend gives what is written next the write timeout, from now. A deadline
+// set within the last sixteenth of the timeout is left as it is: moving
+// the connection's deadline is far dearer than reading the clock, and a
+// response is written in several writes in a row.
+func (w *deadlineWriter) extend() {
+	now := time.Now()
+	if w.until.Sub(now) > w.d-w.d/16 {
+		return
+	}
+	w.until = now.Add(w.d)
+	_ = w.rc.SetWriteDeadline(w.until)
+}
 
 // Write writes p within the write timeout. A write that fails ends the
 // request: nothing more can reach this client.
