@@ -28,14 +28,14 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 		// missing variable is reported, or was to be skipped (SkipEnv)
 		if len(errs) > 0 {
 			dc.unset[n] = true
-		} else if _, _, all := expand(n.Value, dc.lookup, false); dc.skipEnv && len(all) > 0 {
+		} else if dc.skipEnv && len(refs) > 0 { // refs do not depend on skipEnv
 			dc.unset[n] = true
 		}
 	}
-	if dc.secrets == nil {
+	if dc.secrets == nil || len(refs) == 0 {
 		return s, n.Style == 0 && s != n.Value
 	}
-	cred := CredentialField(path)
+	cred := CredentialField(path) // only a value from the environment can be a secret
 	pwFrom, pwTo := -1, -1
 	if strings.HasSuffix(path, ".dsn") {
 		pwFrom, pwTo = dsnPassword(s)
