@@ -93,7 +93,13 @@ func (sc *schemaCompiler) prepare(name string, raw []byte) (*schema, error) {
 	if t, _ := m["type"].(string); t != "object" {
 		return nil, errors.New(`the root of a tool's schema must have type: object`)
 	}
-	s := &schema{raw: raw, doc: m}
+	return sc.deferred(name, raw, m), nil
+}
+
+// deferred returns the schema of raw, decoded as doc, with its compilation
+// left in s.lazy.
+func (sc *schemaCompiler) deferred(name string, raw []byte, doc map[string]any) *schema {
+	s := &schema{raw: raw, doc: doc}
 	s.lazy = func() (*jsonschema.Schema, error) {
 		// the validator wants its own form of the document (numbers as
 		// json.Number); decoding it is part of the deferred work
@@ -103,7 +109,7 @@ func (sc *schemaCompiler) prepare(name string, raw []byte) (*schema, error) {
 		}
 		return sc.compileDoc(name, doc)
 	}
-	return s, nil
+	return s
 }
 
 func (sc *schemaCompiler) compileDoc(name string, doc any) (*jsonschema.Schema, error) {

@@ -129,7 +129,7 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 		for i, t := range tools {
 			var g generated
 			if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
-				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(unbound(t.Args)))
+				g.s, g.err = b.schemas.compileArgs(t.Name+"/input", unbound(t.Args))
 			}
 			out[i] <- g
 		}
