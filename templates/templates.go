@@ -71,22 +71,32 @@ type Set struct{}
 // NewSet returns an empty Set.
 func NewSet() *Set { return &Set{} }
 
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
-
-// funcsIn returns the functions whose names appear in text: the only ones a
-// template parsed from it can call.
+// funcsIn returns the functions whose names appear in text as words
+// ([A-Za-z_][A-Za-z0-9_]*): the only ones a template parsed from it can
+// call.
 func funcsIn(text string) template.FuncMap {
 	used := template.FuncMap{}
 	if !strings.Contains(text, "{{") {
 		return used
 	}
-	for _, name := range identRE.FindAllString(text, -1) {
-		if f, ok := funcs[name]; ok {
-			used[name] = f
+	for i := 0; i < len(text); {
+		if !identStart(text[i]) {
+			i++
+			continue
 		}
+		j := i + 1
+		for j < len(text) && (identStart(text[j]) || '0' <= text[j] && text[j] <= '9') {
+			j++
+		}
+		if f, ok := funcs[text[i:j]]; ok {
+			used[text[i:j]] = f
+		}
+		i = j
 	}
 	return used
 }
+
+func identStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
 
 // Parse parses one template with a fresh Set; see Set.Parse.
 func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
