@@ -1,10 +1,13 @@
 package templates
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"text/template"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -34,6 +37,77 @@ func TestFuncsInFindsEveryWord(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%q: (-want +got)\n%s", text, diff)
+		}
+	}
+}
+
+// TestParseTextIsTemplateParse checks that parseText parses as
+// Template.Parse does: the same builtin functions, the same errors, the
+// same output.
+func TestParseTextIsTemplateParse(t *testing.T) {
+	t.Parallel()
+	// text/template's documented functions, keywords and other words
+	words := strings.Fields(`and call html index slice js len not or print printf println urlquery eq ge gt le lt ne
+		nil true block break continue define else end if range template with undefinedFn`)
+	names := slices.Concat(slices.Collect(maps.Keys(funcs)), slices.Collect(maps.Keys(builtinNames)), words)
+	texts := []string{"", " ", "plain", "{{/* c */}}", "{{.x}", "{{end}}", `{{define "t"}}a{{end}}b`,
+		`{{define "u"}}u{{end}}{{template "u"}}`, `{{if}}`, "{{.x | nosuch}}", "a\n{{len}}\n{{printf 1}}",
+		`{{.x}}{{index . "x"}}{{.y}}`, `{{define "t"}}{{end}}b`}
+	for _, name := range names {
+		texts = append(texts, "{{ "+name+" }}", "{{ "+name+" 1 2 }}")
+	}
+	data := map[string]any{"x": "y"}
+	for _, text := range texts {
+		want, wantErr := template.New("t").Option("missingkey=error").Funcs(funcsIn(text)).Parse(text)
+		got, gotErr := parseText(text)
+		if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+			t.Errorf("%q: error %v, want %v", text, gotErr, wantErr)
+			continue
+		}
+		if wantErr != nil {
+			continue
+		}
+		if w, g := parsed(want), parsed(got); w != g {
+			t.Errorf("%q: parsed as %q, want %q", text, g, w)
+		}
+		var w, g strings.Builder
+		wantErr, gotErr = want.Execute(&w, data), got.Execute(&g, data)
+		if !strings.Contains(text, "{{ ") && (w.String() != g.String() || fmt.Sprint(wantErr) != fmt.Sprint(gotErr)) {
+			t.Errorf("%q: got %q, %v; want %q, %v", text, g.String(), gotErr, w.String(), wantErr)
+		}
+	}
+}
+
+// parsed renders the templates t defines, in order of name.
+func parsed(t *template.Template) string {
+	var out []string
+	for _, d := range t.Templates() {
+		out = append(out, d.Name()+": "+d.Tree.Root.String())
+	}
+	slices.Sort(out)
+	return strings.Join(out, "\n")
+}
+
+// TestParseLiteral checks that a text without an action is not parsed, and
+// renders as before: itself, or the output limit's error when it is over it.
+func TestParseLiteral(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", MaxOutput+1)
+	for _, tt := range []struct {
+		text    string
+		lit     bool
+		wantErr bool
+	}{{"", true, false}, {"plain } { text", true, false}, {"a {{ .x }}", false, false}, {long, false, true}} {
+		tmpl, perr := Parse("t", tt.text, map[string][]string{"x": nil})
+		if perr != nil {
+			t.Fatalf("%.20q: %v", tt.text, perr)
+		}
+		if tmpl.lit != tt.lit {
+			t.Errorf("%.20q: literal %v, want %v", tt.text, tmpl.lit, tt.lit)
+		}
+		out, err := tmpl.Execute(map[string]any{"x": 1})
+		if (err != nil) != tt.wantErr || err == nil && tt.lit && out != tt.text {
+			t.Errorf("%.20q: got %.20q, %v", tt.text, out, err)
 		}
 	}
 }

@@ -107,8 +107,10 @@ func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
 // key is a top-level field (`.args`); its value lists the names known below
 // it, or is nil when anything may follow. A field outside these is an error.
 func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *Error) {
-	// the name "t" keeps paths out of messages
-	t, err := template.New("t").Option("missingkey=error").Funcs(funcsIn(text)).Parse(text)
+	if !strings.Contains(text, "{{") && len(text) <= MaxOutput {
+		return Literal(text), nil // no action: nothing to parse or check
+	}
+	t, err := parseText(text)
 	if err != nil {
 		return nil, parseError(name, text, err)
 	}
@@ -120,6 +122,33 @@ func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *E
 		}
 	}
 	return &Template{t: t, text: text}, nil
+}
+
+// builtinNames are the names of text/template's builtin functions, for
+// parse.Parse to know them. (Template.Parse builds a map of the functions
+// themselves for every template it parses.)
+var builtinNames = map[string]any{
+	"and": true, "call": true, "html": true, "index": true, "slice": true, "js": true, "len": true,
+	"not": true, "or": true, "print": true, "printf": true, "println": true, "urlquery": true,
+	"eq": true, "ge": true, "gt": true, "le": true, "lt": true, "ne": true,
+}
+
+// parseText does what Template.Parse does for a new template named "t" (a
+// name that keeps paths out of messages) with the functions text names and
+// missingkey=error, without building the map of builtin functions again.
+func parseText(text string) (*template.Template, error) {
+	used := funcsIn(text)
+	trees, err := parse.Parse("t", text, "", "", used, builtinNames)
+	if err != nil {
+		return nil, err
+	}
+	t := template.New("t").Option("missingkey=error").Funcs(used)
+	for name, tree := range trees {
+		if _, err := t.AddParseTree(name, tree); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 var lineRE = regexp.MustCompile(`^template: [^:]*:(\d+)(?::(\d+))?: (.*)$`)
