@@ -272,7 +272,7 @@ func entries[S, T any](b *builder, f *load.File, path, empty string, list []*S,
 	build func(i int, path string, s *S) *T) []*T {
 	var out []*T
 	for i, s := range list {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := load.IndexPath(path, i)
 		if s == nil {
 			if empty != "" {
 				b.errorf(f, p, "%s", empty)

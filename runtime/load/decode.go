@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -235,9 +236,11 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			!dc.unset[Resolve(val)] {
 			dc.d.At(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
-		if s := fv.String(); f.enum != nil && s != "" && !slices.Contains(f.enum, s) {
-			dc.d.At(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
-				suggest.DidYouMean(s, f.enum))
+		if f.enum != nil { // only string fields have one: fv.String() renders others
+			if s := fv.String(); s != "" && !slices.Contains(f.enum, s) {
+				dc.d.At(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
+					suggest.DidYouMean(s, f.enum))
+			}
 		}
 	}
 	for _, name := range order {
@@ -302,13 +305,20 @@ func JoinPath(path, key string) string {
 	return path + "." + key
 }
 
+// IndexPath appends an index to a diagnostic path: tools[1]. It is
+// fmt.Sprintf("%s[%d]", path, i), which costs more for every list element
+// of a config.
+func IndexPath(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
 func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
 	if !dc.expectKind(n, yaml.SequenceNode, "a list", path) {
 		return
 	}
 	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 	for i, e := range n.Content {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := IndexPath(path, i)
 		if isNull(Resolve(e)) {
 			dc.nullElement(e, v.Type().Elem(), p)
 		}

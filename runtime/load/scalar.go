@@ -169,7 +169,7 @@ func (dc *decoder) toAny(n *yaml.Node, path string) (any, bool) {
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, e := range n.Content {
-			s[i], _ = dc.toAny(e, fmt.Sprintf("%s[%d]", path, i))
+			s[i], _ = dc.toAny(e, IndexPath(path, i))
 		}
 		return s, true
 	}
@@ -241,7 +241,7 @@ func (dc *decoder) expandTree(n *yaml.Node, path string) *yaml.Node {
 			if n.Kind == yaml.MappingNode && i%2 == 1 {
 				p = JoinPath(path, n.Content[i-1].Value)
 			} else if n.Kind == yaml.SequenceNode {
-				p = fmt.Sprintf("%s[%d]", path, i)
+				p = IndexPath(path, i)
 			}
 			if n.Kind == yaml.MappingNode && i%2 == 0 {
 				c.Content[i] = Resolve(e)
