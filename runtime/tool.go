@@ -152,10 +152,12 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		in = b.inputSchema(f, path, t, ahead)
 	}
 	b.checkDefaults(f, path, t, in)
-	// Without a schema, anything goes: one mistake is reported once.
-	var argsType types.Type = types.Map{types.Extra: types.Any}
+	var argsType types.Type
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
+	} else {
+		// Without a schema, anything goes: one mistake is reported once.
+		argsType = types.Map{types.Extra: types.Any}
 	}
 	b.usesAuth = false
 	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes,
