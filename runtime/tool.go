@@ -271,7 +271,7 @@ func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-c
 	}
 	seen := map[string]bool{}
 	for i, a := range t.Args {
-		p := fmt.Sprintf("%s.args[%d]", path, i)
+		p := load.IndexPath(path+".args", i)
 		if a == nil {
 			b.errorf(f, p, "empty argument; give at least its name")
 			return nil
@@ -352,8 +352,11 @@ func annotations(t *spec.Tool) *mcp.ToolAnnotations {
 // generated schema uncompilable.
 func (b *builder) lengths(f *load.File, path string, a *spec.Arg) bool {
 	ok := true
-	for key, n := range map[string]*int{"min_length": a.MinLength, "max_length": a.MaxLength} {
-		if n != nil && *n < 0 {
+	for _, l := range [...]struct {
+		key string
+		n   *int
+	}{{"min_length", a.MinLength}, {"max_length", a.MaxLength}} {
+		if key, n := l.key, l.n; n != nil && *n < 0 {
 			b.errorf(f, path+"."+key, "%s must not be negative, got %d", key, *n)
 			ok = false
 		}
