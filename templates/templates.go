@@ -7,6 +7,7 @@ package templates
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -315,12 +316,9 @@ func (c *checker) field(n parse.Node, ident []string) {
 		return
 	}
 	below, ok := c.roots[ident[0]]
-	var known []string
-	for k := range c.roots {
-		known = append(known, k)
-	}
 	switch {
 	case !ok:
+		known := slices.Collect(maps.Keys(c.roots))
 		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
 	case below != nil && len(ident) > 1 && !slices.Contains(below, ident[1]):
 		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))
