@@ -111,3 +111,34 @@ func TestParseLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestSetParsesATextOnce checks that a Set shares the template of a text
+// parsed again for the same roots, and checks it anew for other roots.
+func TestSetParsesATextOnce(t *testing.T) {
+	t.Parallel()
+	s := NewSet()
+	const text = "{{ .args.id }}"
+	first, err := s.Parse("a", text, map[string][]string{"args": {"id", "q"}, "result": nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := s.Parse("b", text, map[string][]string{"result": nil, "args": {"q", "id"}}); again != first {
+		t.Error("the same text and roots were parsed again")
+	}
+	for _, tt := range []struct {
+		name    string
+		roots   map[string][]string
+		wantErr bool
+	}{
+		{"other names", map[string][]string{"args": {"q"}, "result": nil}, true},
+		{"no names", map[string][]string{"args": {}, "result": nil}, true},
+		{"any name", map[string][]string{"args": nil, "result": nil}, false},
+		{"no args", map[string][]string{"result": nil}, true},
+		{"same names, another root", map[string][]string{"args": {"id", "q"}}, false},
+	} {
+		got, err := s.Parse(tt.name, text, tt.roots)
+		if (err != nil) != tt.wantErr || err == nil && got == first {
+			t.Errorf("%s: got %p, %v; want an error: %v, and not the first template", tt.name, got, err, tt.wantErr)
+		}
+	}
+}

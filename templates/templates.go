@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 
@@ -65,12 +66,38 @@ func (e *Error) Error() string { return e.Msg }
 // Set parses many templates cheaply. Each template is a namespace of its
 // own (a {{ define }} in one never replaces another's) and is handed only
 // the functions its text names: giving every template all of sprig's
-// functions costs more than parsing it, as Funcs checks each one. A Set is
-// safe for concurrent use, and so are its templates.
-type Set struct{}
+// functions costs more than parsing it, as Funcs checks each one. A text
+// is parsed once for the same roots: a config that repeats a template (the
+// same result text for many tools) shares one. A Set is safe for
+// concurrent use, and so are its templates.
+type Set struct {
+	mu     sync.Mutex
+	parsed map[string]*Template // by parsedKey
+}
 
 // NewSet returns an empty Set.
-func NewSet() *Set { return &Set{} }
+func NewSet() *Set { return &Set{parsed: map[string]*Template{}} }
+
+// parsedKey names a text and the roots it was checked against: the names
+// of each root, in order, or none for a root that takes any name.
+func parsedKey(text string, roots map[string][]string) string {
+	var b strings.Builder
+	field := func(s string) { b.WriteString(strconv.Itoa(len(s)) + ":" + s) }
+	field(text)
+	for _, root := range slices.Sorted(maps.Keys(roots)) {
+		field(root)
+		if roots[root] == nil {
+			b.WriteByte('*') // anything below, unlike an empty list
+			continue
+		}
+		names := slices.Sorted(slices.Values(roots[root]))
+		b.WriteString(strconv.Itoa(len(names)) + "[")
+		for _, name := range names {
+			field(name)
+		}
+	}
+	return b.String()
+}
 
 // funcsIn returns the functions whose names appear in text as words
 // ([A-Za-z_][A-Za-z0-9_]*): the only ones a template parsed from it can
@@ -111,6 +138,13 @@ func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *E
 	if !strings.Contains(text, "{{") && len(text) <= MaxOutput {
 		return Literal(text), nil // no action: nothing to parse or check
 	}
+	key := parsedKey(text, roots)
+	s.mu.Lock()
+	done := s.parsed[key]
+	s.mu.Unlock()
+	if done != nil {
+		return done, nil
+	}
 	t, err := parseText(text)
 	if err != nil {
 		return nil, parseError(name, text, err)
@@ -122,7 +156,11 @@ func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *E
 			return nil, c.err
 		}
 	}
-	return &Template{t: t, text: text}, nil
+	done = &Template{t: t, text: text}
+	s.mu.Lock()
+	s.parsed[key] = done
+	s.mu.Unlock()
+	return done, nil
 }
 
 // builtinNames are the names of text/template's builtin functions, for
