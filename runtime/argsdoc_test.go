@@ -11,8 +11,6 @@ import (
 // TestArgsDocIsTheJSONRoundTrip checks that argsDoc builds what decoding
 // argsSchema's JSON gives, and leaves to the JSON what it cannot build.
 func TestArgsDocIsTheJSONRoundTrip(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	n := func(v int) *int { return &v }
 	floats := []float64{0, math.Copysign(0, -1), 1, -1, 1.5, 0.1, 1e-7, 1e20, 1e21, 1e300, -1e300,
 		math.MaxInt64, math.MinInt64, 1 << 53, 1<<53 + 2, -(1 << 62), 123456789012345678, 1e19, 3e-300, math.MaxFloat64, math.SmallestNonzeroFloat64}
 	values := []any{nil, true, false, "", "<a & b>", "line\u2028sep", "é", int64(0), int64(math.MaxInt64),
@@ -27,11 +25,11 @@ func TestArgsDocIsTheJSONRoundTrip(t *testing.T) {
 		cases = append(cases, []*spec.Arg{{Name: "d", Default: v}}, []*spec.Arg{{Name: "e", Enum: []any{v, v}}})
 	}
 	for _, x := range floats {
-		cases = append(cases, []*spec.Arg{{Name: "n", Type: "number", Minimum: f(x), Maximum: f(-x)}})
+		cases = append(cases, []*spec.Arg{{Name: "n", Type: "number", Minimum: ptr(x), Maximum: ptr(-x)}})
 	}
 	cases = append(cases,
-		[]*spec.Arg{{Name: "id", Type: "integer", Required: true, Minimum: f(1)},
-			{Name: "q", Description: "What to look for", MaxLength: n(200), MinLength: n(0), Pattern: `^\w+$`},
+		[]*spec.Arg{{Name: "id", Type: "integer", Required: true, Minimum: ptr(1.0)},
+			{Name: "q", Description: "What to look for", MaxLength: ptr(200), MinLength: ptr(0), Pattern: `^\w+$`},
 			{Name: "mode", Enum: []any{"fast", "full"}, Default: "fast", Header: "X-Mode"}},
 		[]*spec.Arg{{Name: "tags", Type: "array"}, {Name: "ids", Type: "array", Items: "integer", Required: true}},
 		[]*spec.Arg{{Name: "dup", Required: true}, {Name: "dup", Type: "integer", Required: true}},
@@ -80,3 +78,6 @@ func TestArgsDocLeavesToJSON(t *testing.T) {
 		}
 	}
 }
+
+// ptr returns a pointer to v, for the optional settings of an argument.
+func ptr[T any](v T) *T { return &v }
