@@ -78,7 +78,7 @@ type builder struct {
 	ds       load.Diagnostics
 	srv      *Server
 	backends map[string]*backendEntry
-	seen     map[string]string // "tool:name" -> position of first definition
+	seen     map[string]place // "tool:name" -> position of first definition
 	redact   *redactor
 	schemas  *schemaCompiler
 	tmpls    *templates.Set
@@ -115,7 +115,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]string{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
+		seen: map[string]place{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
 	b.redact = newRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
@@ -194,10 +194,9 @@ func (b *builder) oneServer(f *load.File) bool {
 	if n == nil {
 		return true
 	}
-	here := fmt.Sprintf("%s:%d:%d", f.Path, n.Line, n.Column)
 	first, dup := b.seen["server"]
 	if !dup {
-		b.seen["server"] = here
+		b.seen["server"] = placeOf(f, n)
 		return true
 	}
 	if text := f.Config.Server.Instructions; text != "" {
@@ -211,7 +210,7 @@ func (b *builder) oneServer(f *load.File) bool {
 		case "name", "version", "title", "description", "website_url", "icons", "instructions":
 		default:
 			b.diag(f, load.Error, "server."+key, "server settings are set in more than one file",
-				"set "+key+" in the file whose server block comes first, at "+first+"; a later file's server block may only add instructions")
+				"set "+key+" in the file whose server block comes first, at "+first.String()+"; a later file's server block may only add instructions")
 		}
 	}
 	return false
@@ -272,7 +271,7 @@ func entries[S, T any](b *builder, f *load.File, path, empty string, list []*S,
 	build func(i int, path string, s *S) *T) []*T {
 	var out []*T
 	for i, s := range list {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := load.IndexPath(path, i)
 		if s == nil {
 			if empty != "" {
 				b.errorf(f, p, "%s", empty)
@@ -304,15 +303,24 @@ func (b *builder) named(f *load.File, path, what, name string) bool {
 // unique reports a name defined twice, naming both places.
 func (b *builder) unique(f *load.File, what, name, path string) bool {
 	key := what + ":" + name
-	n := f.Node(path)
-	here := fmt.Sprintf("%s:%d:%d", f.Path, n.Line, n.Column)
 	if first, dup := b.seen[key]; dup {
-		b.diag(f, load.Error, path, fmt.Sprintf("%s %q is defined twice", what, name), "first defined at "+first)
+		b.diag(f, load.Error, path, fmt.Sprintf("%s %q is defined twice", what, name), "first defined at "+first.String())
 		return false
 	}
-	b.seen[key] = here
+	b.seen[key] = placeOf(f, f.Node(path))
 	return true
 }
+
+// place is where a name is defined, rendered file:line:col only when a
+// second definition is reported.
+type place struct {
+	file      string
+	line, col int
+}
+
+func placeOf(f *load.File, n *yaml.Node) place { return place{f.Path, n.Line, n.Column} }
+
+func (p place) String() string { return fmt.Sprintf("%s:%d:%d", p.file, p.line, p.col) }
 
 // openBackends opens the shared backends of f.
 func (b *builder) openBackends(f *load.File) {

@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/spec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -93,7 +92,13 @@ func (sc *schemaCompiler) prepare(name string, raw []byte) (*schema, error) {
 	if t, _ := m["type"].(string); t != "object" {
 		return nil, errors.New(`the root of a tool's schema must have type: object`)
 	}
-	s := &schema{raw: raw, doc: m}
+	return sc.deferred(name, raw, m), nil
+}
+
+// deferred returns the schema of raw, decoded as doc, with its compilation
+// left in s.lazy.
+func (sc *schemaCompiler) deferred(name string, raw []byte, doc map[string]any) *schema {
+	s := &schema{raw: raw, doc: doc}
 	s.lazy = func() (*jsonschema.Schema, error) {
 		// the validator wants its own form of the document (numbers as
 		// json.Number); decoding it is part of the deferred work
@@ -103,7 +108,7 @@ func (sc *schemaCompiler) prepare(name string, raw []byte) (*schema, error) {
 		}
 		return sc.compileDoc(name, doc)
 	}
-	return s, nil
+	return s
 }
 
 func (sc *schemaCompiler) compileDoc(name string, doc any) (*jsonschema.Schema, error) {
@@ -259,62 +264,4 @@ func decodeNumbers(raw []byte) (any, error) {
 		return nil, errors.New("unexpected data after the JSON value")
 	}
 	return v, nil
-}
-
-// argsSchema compiles the concise argument list to a JSON Schema.
-func argsSchema(args []*spec.Arg) []byte {
-	var b bytes.Buffer
-	b.WriteString(`{"type":"object","properties":{`)
-	var required []string
-	for i, a := range args {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(a.Name)
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(argSchema(a))
-		if a.Required {
-			required = append(required, a.Name)
-		}
-	}
-	b.WriteByte('}')
-	if len(required) > 0 {
-		r, _ := json.Marshal(required)
-		b.WriteString(`,"required":`)
-		b.Write(r)
-	}
-	b.WriteString(`,"additionalProperties":false}`)
-	return b.Bytes()
-}
-
-func argSchema(a *spec.Arg) []byte {
-	type prop struct {
-		Type        string   `json:"type"`
-		Description string   `json:"description,omitempty"`
-		Default     any      `json:"default,omitempty"`
-		Enum        []any    `json:"enum,omitempty"`
-		Minimum     *float64 `json:"minimum,omitempty"`
-		Maximum     *float64 `json:"maximum,omitempty"`
-		MinLength   *int     `json:"minLength,omitempty"`
-		MaxLength   *int     `json:"maxLength,omitempty"`
-		Pattern     string   `json:"pattern,omitempty"`
-		Items       any      `json:"items,omitempty"`
-		Header      string   `json:"x-mcp-header,omitempty"`
-	}
-	p := prop{Type: a.Type, Description: a.Description, Default: a.Default, Enum: a.Enum,
-		Minimum: a.Minimum, Maximum: a.Maximum, MinLength: a.MinLength, MaxLength: a.MaxLength,
-		Pattern: a.Pattern, Header: a.Header}
-	if p.Type == "" {
-		p.Type = "string"
-	}
-	if p.Type == "array" {
-		items := a.Items
-		if items == "" {
-			items = "string"
-		}
-		p.Items = map[string]string{"type": items}
-	}
-	out, _ := json.Marshal(p)
-	return out
 }

@@ -129,7 +129,7 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 		for i, t := range tools {
 			var g generated
 			if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
-				g.s, g.err = b.schemas.compileLazily(t.Name+"/input", argsSchema(unbound(t.Args)))
+				g.s, g.err = b.schemas.compileArgs(t.Name+"/input", unbound(t.Args))
 			}
 			out[i] <- g
 		}
@@ -152,10 +152,12 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		in = b.inputSchema(f, path, t, ahead)
 	}
 	b.checkDefaults(f, path, t, in)
-	// Without a schema, anything goes: one mistake is reported once.
-	var argsType types.Type = types.Map{types.Extra: types.Any}
+	var argsType types.Type
 	if in != nil {
 		argsType = eval.TypeOf(in.doc)
+	} else {
+		// Without a schema, anything goes: one mistake is reported once.
+		argsType = types.Map{types.Extra: types.Any}
 	}
 	b.usesAuth = false
 	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes,
@@ -269,7 +271,7 @@ func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-c
 	}
 	seen := map[string]bool{}
 	for i, a := range t.Args {
-		p := fmt.Sprintf("%s.args[%d]", path, i)
+		p := load.IndexPath(path+".args", i)
 		if a == nil {
 			b.errorf(f, p, "empty argument; give at least its name")
 			return nil
@@ -350,8 +352,11 @@ func annotations(t *spec.Tool) *mcp.ToolAnnotations {
 // generated schema uncompilable.
 func (b *builder) lengths(f *load.File, path string, a *spec.Arg) bool {
 	ok := true
-	for key, n := range map[string]*int{"min_length": a.MinLength, "max_length": a.MaxLength} {
-		if n != nil && *n < 0 {
+	for _, l := range [...]struct {
+		key string
+		n   *int
+	}{{"min_length", a.MinLength}, {"max_length", a.MaxLength}} {
+		if key, n := l.key, l.n; n != nil && *n < 0 {
 			b.errorf(f, path+"."+key, "%s must not be negative, got %d", key, *n)
 			ok = false
 		}

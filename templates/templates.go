@@ -7,10 +7,12 @@ package templates
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 
@@ -64,29 +66,65 @@ func (e *Error) Error() string { return e.Msg }
 // Set parses many templates cheaply. Each template is a namespace of its
 // own (a {{ define }} in one never replaces another's) and is handed only
 // the functions its text names: giving every template all of sprig's
-// functions costs more than parsing it, as Funcs checks each one. A Set is
-// safe for concurrent use, and so are its templates.
-type Set struct{}
+// functions costs more than parsing it, as Funcs checks each one. A text
+// is parsed once for the same roots: a config that repeats a template (the
+// same result text for many tools) shares one. A Set is safe for
+// concurrent use, and so are its templates.
+type Set struct {
+	mu     sync.Mutex
+	parsed map[string]*Template // by parsedKey
+}
 
 // NewSet returns an empty Set.
-func NewSet() *Set { return &Set{} }
+func NewSet() *Set { return &Set{parsed: map[string]*Template{}} }
 
-var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+// parsedKey names a text and the roots it was checked against: the names
+// of each root, in order, or none for a root that takes any name.
+func parsedKey(text string, roots map[string][]string) string {
+	var b strings.Builder
+	field := func(s string) { b.WriteString(strconv.Itoa(len(s)) + ":" + s) }
+	field(text)
+	for _, root := range slices.Sorted(maps.Keys(roots)) {
+		field(root)
+		if roots[root] == nil {
+			b.WriteByte('*') // anything below, unlike an empty list
+			continue
+		}
+		names := slices.Sorted(slices.Values(roots[root]))
+		b.WriteString(strconv.Itoa(len(names)) + "[")
+		for _, name := range names {
+			field(name)
+		}
+	}
+	return b.String()
+}
 
-// funcsIn returns the functions whose names appear in text: the only ones a
-// template parsed from it can call.
+// funcsIn returns the functions whose names appear in text as words
+// ([A-Za-z_][A-Za-z0-9_]*): the only ones a template parsed from it can
+// call.
 func funcsIn(text string) template.FuncMap {
 	used := template.FuncMap{}
 	if !strings.Contains(text, "{{") {
 		return used
 	}
-	for _, name := range identRE.FindAllString(text, -1) {
-		if f, ok := funcs[name]; ok {
-			used[name] = f
+	for i := 0; i < len(text); {
+		if !identStart(text[i]) {
+			i++
+			continue
 		}
+		j := i + 1
+		for j < len(text) && (identStart(text[j]) || '0' <= text[j] && text[j] <= '9') {
+			j++
+		}
+		if f, ok := funcs[text[i:j]]; ok {
+			used[text[i:j]] = f
+		}
+		i = j
 	}
 	return used
 }
+
+func identStart(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' }
 
 // Parse parses one template with a fresh Set; see Set.Parse.
 func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
@@ -97,8 +135,17 @@ func Parse(name, text string, roots map[string][]string) (*Template, *Error) {
 // key is a top-level field (`.args`); its value lists the names known below
 // it, or is nil when anything may follow. A field outside these is an error.
 func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *Error) {
-	// the name "t" keeps paths out of messages
-	t, err := template.New("t").Option("missingkey=error").Funcs(funcsIn(text)).Parse(text)
+	if !strings.Contains(text, "{{") && len(text) <= MaxOutput {
+		return Literal(text), nil // no action: nothing to parse or check
+	}
+	key := parsedKey(text, roots)
+	s.mu.Lock()
+	done := s.parsed[key]
+	s.mu.Unlock()
+	if done != nil {
+		return done, nil
+	}
+	t, err := parseText(text)
 	if err != nil {
 		return nil, parseError(name, text, err)
 	}
@@ -109,7 +156,38 @@ func (s *Set) Parse(name, text string, roots map[string][]string) (*Template, *E
 			return nil, c.err
 		}
 	}
-	return &Template{t: t, text: text}, nil
+	done = &Template{t: t, text: text}
+	s.mu.Lock()
+	s.parsed[key] = done
+	s.mu.Unlock()
+	return done, nil
+}
+
+// builtinNames are the names of text/template's builtin functions, for
+// parse.Parse to know them. (Template.Parse builds a map of the functions
+// themselves for every template it parses.)
+var builtinNames = map[string]any{
+	"and": true, "call": true, "html": true, "index": true, "slice": true, "js": true, "len": true,
+	"not": true, "or": true, "print": true, "printf": true, "println": true, "urlquery": true,
+	"eq": true, "ge": true, "gt": true, "le": true, "lt": true, "ne": true,
+}
+
+// parseText does what Template.Parse does for a new template named "t" (a
+// name that keeps paths out of messages) with the functions text names and
+// missingkey=error, without building the map of builtin functions again.
+func parseText(text string) (*template.Template, error) {
+	used := funcsIn(text)
+	trees, err := parse.Parse("t", text, "", "", used, builtinNames)
+	if err != nil {
+		return nil, err
+	}
+	t := template.New("t").Option("missingkey=error").Funcs(used)
+	for name, tree := range trees {
+		if _, err := t.AddParseTree(name, tree); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 var lineRE = regexp.MustCompile(`^template: [^:]*:(\d+)(?::(\d+))?: (.*)$`)
@@ -276,12 +354,9 @@ func (c *checker) field(n parse.Node, ident []string) {
 		return
 	}
 	below, ok := c.roots[ident[0]]
-	var known []string
-	for k := range c.roots {
-		known = append(known, k)
-	}
 	switch {
 	case !ok:
+		known := slices.Collect(maps.Keys(c.roots))
 		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s", ident[0]), suggest.DidYouMean(ident[0], known))
 	case below != nil && len(ident) > 1 && !slices.Contains(below, ident[1]):
 		c.fail(n, back(ident), fmt.Sprintf("unknown field .%s.%s", ident[0], ident[1]), suggest.DidYouMean(ident[1], below))

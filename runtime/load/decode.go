@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -149,9 +150,10 @@ type fieldInfo struct {
 // structInfo is the YAML keys of a struct type, in declaration order, and
 // the groups of them declared exclusive.
 type structInfo struct {
-	fields map[string]fieldInfo
-	order  []string
-	groups []rule.Group
+	fields   map[string]fieldInfo
+	order    []string
+	required []string // the required keys, in order
+	groups   []rule.Group
 }
 
 var structCache sync.Map // reflect.Type -> *structInfo; derived from types, never changes
@@ -162,6 +164,11 @@ func structFields(t reflect.Type) *structInfo {
 	}
 	fields, order := reflectFields(t)
 	si := &structInfo{fields: fields, order: order, groups: rule.Groups(t)}
+	for _, name := range order {
+		if fields[name].required {
+			si.required = append(si.required, name)
+		}
+	}
 	structCache.Store(t, si)
 	return si
 }
@@ -205,19 +212,19 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	}
 	si := structFields(v.Type())
 	fields, order := si.fields, si.order
-	seen := map[string]*yaml.Node{}
+	seen := newKeyIndex(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
-		if k.Value == "<<" && k.Tag == "!!merge" {
+		if isMerge(k) {
 			dc.d.At(k, path, "merge keys (<<) are not supported", "repeat the keys or use an anchor for the whole value")
 			continue
 		}
 		p := JoinPath(path, k.Value)
-		if prev, dup := seen[k.Value]; dup {
+		if prev := seen.first(k.Value, i); prev != nil {
 			dc.d.At(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
 			continue
 		}
-		seen[k.Value] = k
+		seen.add(k)
 		f, ok := fields[k.Value]
 		if !ok {
 			dc.d.At(k, path, fmt.Sprintf("unknown field %q", k.Value), suggest.DidYouMean(k.Value, order))
@@ -235,17 +242,60 @@ func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			!dc.unset[Resolve(val)] {
 			dc.d.At(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
-		if s := fv.String(); f.enum != nil && s != "" && !slices.Contains(f.enum, s) {
-			dc.d.At(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
-				suggest.DidYouMean(s, f.enum))
+		if f.enum != nil { // only string fields have one: fv.String() renders others
+			if s := fv.String(); s != "" && !slices.Contains(f.enum, s) {
+				dc.d.At(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
+					suggest.DidYouMean(s, f.enum))
+			}
 		}
 	}
-	for _, name := range order {
-		if f := fields[name]; f.required && seen[name] == nil {
+	for _, name := range si.required {
+		if seen.first(name, len(n.Content)) == nil {
 			dc.d.At(n, path, fmt.Sprintf("missing required field %q", name), "")
 		}
 	}
 	dc.checkGroups(n, si.groups, path)
+}
+
+func isMerge(k *yaml.Node) bool { return k.Value == "<<" && k.Tag == "!!merge" }
+
+// keyIndex finds the first key of a mapping with a given text, merge keys
+// aside: by looking back over the keys while the mapping is small, as most
+// are, and in a map past that.
+type keyIndex struct {
+	n     *yaml.Node
+	byKey map[string]*yaml.Node // nil for a small mapping
+}
+
+// smallMapping is the number of keys up to which keyIndex looks back.
+const smallMapping = 16
+
+func newKeyIndex(n *yaml.Node) keyIndex {
+	if len(n.Content) <= 2*smallMapping {
+		return keyIndex{n: n}
+	}
+	return keyIndex{n: n, byKey: map[string]*yaml.Node{}}
+}
+
+// add records k, a key that first returned nil for.
+func (ki keyIndex) add(k *yaml.Node) {
+	if ki.byKey != nil {
+		ki.byKey[k.Value] = k
+	}
+}
+
+// first returns the first key named key among the mapping's keys before
+// position end (of its Content) that were added, or nil.
+func (ki keyIndex) first(key string, end int) *yaml.Node {
+	if ki.byKey != nil {
+		return ki.byKey[key]
+	}
+	for i := 0; i < end && i+1 < len(ki.n.Content); i += 2 {
+		if k := ki.n.Content[i]; k.Value == key && !isMerge(k) {
+			return k
+		}
+	}
+	return nil
 }
 
 // checkGroups reports a mapping that gives none of a group of which it
@@ -302,13 +352,20 @@ func JoinPath(path, key string) string {
 	return path + "." + key
 }
 
+// IndexPath appends an index to a diagnostic path: tools[1]. It is
+// fmt.Sprintf("%s[%d]", path, i), which costs more for every list element
+// of a config.
+func IndexPath(path string, i int) string {
+	return path + "[" + strconv.Itoa(i) + "]"
+}
+
 func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
 	if !dc.expectKind(n, yaml.SequenceNode, "a list", path) {
 		return
 	}
 	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 	for i, e := range n.Content {
-		p := fmt.Sprintf("%s[%d]", path, i)
+		p := IndexPath(path, i)
 		if isNull(Resolve(e)) {
 			dc.nullElement(e, v.Type().Elem(), p)
 		}

@@ -121,7 +121,7 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 func (f *File) Written(path string) bool {
 	n := f.Root
 	for _, seg := range splitPath(path) {
-		if idx, err := strconv.Atoi(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
+		if idx, err := index(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
 			s := Resolve(n)
 			if idx >= len(s.Content) {
 				return false
@@ -138,7 +138,7 @@ func locate(root *yaml.Node, path string) *yaml.Node {
 	n := root
 	for _, seg := range splitPath(path) {
 		var next *yaml.Node
-		if idx, err := strconv.Atoi(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
+		if idx, err := index(seg); err == nil && Resolve(n).Kind == yaml.SequenceNode {
 			if s := Resolve(n); idx < len(s.Content) {
 				next = Resolve(s.Content[idx])
 			}
@@ -155,6 +155,15 @@ func locate(root *yaml.Node, path string) *yaml.Node {
 		n = next
 	}
 	return n
+}
+
+// index is strconv.Atoi for a path segment, without making an error for a
+// segment that is a key, as most are.
+func index(seg string) (int, error) {
+	if seg == "" || !strings.ContainsRune("0123456789+-", rune(seg[0])) {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(seg)
 }
 
 func splitPath(path string) []string {

@@ -28,14 +28,14 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 		// missing variable is reported, or was to be skipped (SkipEnv)
 		if len(errs) > 0 {
 			dc.unset[n] = true
-		} else if _, _, all := expand(n.Value, dc.lookup, false); dc.skipEnv && len(all) > 0 {
+		} else if dc.skipEnv && len(refs) > 0 { // refs do not depend on skipEnv
 			dc.unset[n] = true
 		}
 	}
-	if dc.secrets == nil {
+	if dc.secrets == nil || len(refs) == 0 {
 		return s, n.Style == 0 && s != n.Value
 	}
-	cred := CredentialField(path)
+	cred := CredentialField(path) // only a value from the environment can be a secret
 	pwFrom, pwTo := -1, -1
 	if strings.HasSuffix(path, ".dsn") {
 		pwFrom, pwTo = dsnPassword(s)
@@ -169,7 +169,7 @@ func (dc *decoder) toAny(n *yaml.Node, path string) (any, bool) {
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
 		for i, e := range n.Content {
-			s[i], _ = dc.toAny(e, fmt.Sprintf("%s[%d]", path, i))
+			s[i], _ = dc.toAny(e, IndexPath(path, i))
 		}
 		return s, true
 	}
@@ -241,7 +241,7 @@ func (dc *decoder) expandTree(n *yaml.Node, path string) *yaml.Node {
 			if n.Kind == yaml.MappingNode && i%2 == 1 {
 				p = JoinPath(path, n.Content[i-1].Value)
 			} else if n.Kind == yaml.SequenceNode {
-				p = fmt.Sprintf("%s[%d]", path, i)
+				p = IndexPath(path, i)
 			}
 			if n.Kind == yaml.MappingNode && i%2 == 0 {
 				c.Content[i] = Resolve(e)
