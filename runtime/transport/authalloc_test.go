@@ -14,10 +14,10 @@ import (
 // TestAuthAllocations pins what token checking allocates on a tools/call
 // with a token verified before, beside the same call without auth: the
 // context value handing the caller to the go-sdk, the one putting it on the
-// handler's context, and the called tool's name. The request is copied
-// once, for its write deadline and its caller together, not once more for
-// the caller. What net/http allocates to read the header is not counted:
-// the header is set on the request directly.
+// handler's context, the called tool's name, and the one copy of the
+// request that carries the caller (a request without auth is not copied).
+// What net/http allocates to read the header is not counted: the header is
+// set on the request directly.
 func TestAuthAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("counts allocations over many calls")
@@ -50,7 +50,7 @@ func TestAuthAllocations(t *testing.T) {
 		return n
 	}
 	none, jwt := allocs(benchConfig, false), allocs(withAuth, true)
-	if extra := jwt - none; extra > 3 {
-		t.Errorf("token checking allocates %.1f times per call (%.1f with, %.1f without auth), want at most 3", extra, jwt, none)
+	if extra := jwt - none; extra > 4 {
+		t.Errorf("token checking allocates %.1f times per call (%.1f with, %.1f without auth), want at most 4", extra, jwt, none)
 	}
 }

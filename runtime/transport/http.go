@@ -283,17 +283,15 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if ctx != r.Context() {
+		r = r.WithContext(ctx)
+	}
 	if h.opts.WriteTimeout <= 0 {
-		if ctx != r.Context() {
-			r = r.WithContext(ctx)
-		}
 		h.mux.ServeHTTP(w, r)
 		return
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: h.opts.WriteTimeout, cancel: cancel}
-	h.mux.ServeHTTP(dw, r.WithContext(ctx))
+	dw := &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), d: h.opts.WriteTimeout}
+	h.mux.ServeHTTP(dw, r)
 	dw.extend() // for what the server writes after the handler returns
 }
 

@@ -2,7 +2,6 @@ package transport
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -188,13 +187,15 @@ func isInitialize(fi frameInfo) bool { return string(fi.method) == `"initialize"
 
 // deadlineWriter bounds each write of a response: a client that stops
 // reading is cut off, while a long call or stream that keeps writing is
-// not.
+// not. A write that fails ends the request by itself: net/http cancels
+// the request's context when writing to its connection fails (HTTP/1),
+// and when it resets the stream at the deadline (HTTP/2); the go-sdk
+// waits on that context.
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc     *http.ResponseController
-	d      time.Duration
-	cancel context.CancelFunc // ends the request: the go-sdk waits on its context
-	until  time.Time          // the deadline last set
+	rc    *http.ResponseController
+	d     time.Duration
+	until time.Time // the deadline last set
 }
 
 // extend gives what is written next the write timeout, from now. A deadline
@@ -210,23 +211,16 @@ func (w *deadlineWriter) extend() {
 	_ = w.rc.SetWriteDeadline(w.until)
 }
 
-// Write writes p within the write timeout. A write that fails ends the
-// request: nothing more can reach this client.
+// Write writes p within the write timeout.
 func (w *deadlineWriter) Write(p []byte) (int, error) {
 	w.extend()
-	n, err := w.ResponseWriter.Write(p)
-	if err != nil {
-		w.cancel()
-	}
-	return n, err
+	return w.ResponseWriter.Write(p)
 }
 
 // Flush sends what is buffered, within the write timeout.
 func (w *deadlineWriter) Flush() {
 	w.extend()
-	if err := w.rc.Flush(); err != nil {
-		w.cancel()
-	}
+	_ = w.rc.Flush()
 }
 
 // Unwrap gives http.ResponseController the underlying writer.

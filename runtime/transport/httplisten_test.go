@@ -193,3 +193,61 @@ func TestHTTPSessionsPerClient(t *testing.T) {
 		t.Errorf("a session after closing one: status %d, want 200", resp.StatusCode)
 	}
 }
+
+// flood is a backend that sends large progress notifications until its
+// call is canceled.
+type flood struct{ canceled chan struct{} }
+
+func (f *flood) kind() handlers.Kind {
+	return handlers.Kind{Name: "flood", Doc: "test backend", NewConfig: func() handlers.Config { return &floodConfig{f} }}
+}
+
+type floodConfig struct{ f *flood }
+
+func (c *floodConfig) Build(handlers.BuildEnv) handlers.Handler { return c.f }
+
+func (f *flood) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
+	chunk := strings.Repeat("x", 64<<10)
+	for i := 0; ctx.Err() == nil; i++ {
+		c.Notify.Progress(ctx, float64(i), 0, chunk)
+	}
+	close(f.canceled)
+	return nil, ctx.Err()
+}
+
+// TestServeHTTPWriteTimeoutEndsAStream: a client that stops reading the
+// event stream of a call (progress asked for) has the call canceled once
+// a write waits past the write timeout (at once: no resume window).
+func TestServeHTTPWriteTimeoutEndsAStream(t *testing.T) {
+	t.Parallel()
+	f := &flood{canceled: make(chan struct{})}
+	addr := listen(t, handlers.NewRegistry(f.kind()), `
+version: 1
+tools:
+  - name: flood
+    description: Sends progress until canceled.
+    handler: {kind: flood}
+`, transport.HTTPOptions{WriteTimeout: 50 * time.Millisecond, ResumeWindow: -1})
+	session := rawSession(t, "http://"+addr)
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	body := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","_meta":{"progressToken":"p"}}}`
+	_, err = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: "+session+"\r\nMcp-Protocol-Version: 2025-11-25\r\n"+
+		"Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadFull(conn, make([]byte, 1)); err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	// Reading stops here: the socket buffers fill and a write waits.
+	select {
+	case <-f.canceled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call still runs 20s after its client stopped reading")
+	}
+}
