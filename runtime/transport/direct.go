@@ -100,7 +100,9 @@ func (h *HTTPHandler) direct(w http.ResponseWriter, r *http.Request, body []byte
 			return false // shutting down: the go-sdk's path refuses it
 		}
 		defer leave()
-		writeResponse(w, ss.Answer(ctx, req, encodeResult))
+		var rb resultBuffer
+		writeResponse(w, ss.Answer(ctx, req, rb.encode))
+		rb.release()
 		return true
 	}
 	if h.shared != nil {
@@ -285,7 +287,8 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		}
 		stream.release()
 	})
-	resp := ss.Answer(ctx, req, encodeResult)
+	var rb resultBuffer
+	resp := ss.Answer(ctx, req, rb.encode)
 	begin.Stop()
 	gone()
 	mu.Lock()
@@ -293,9 +296,11 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 	ended = true
 	if stream == nil {
 		writeResponse(w, resp)
+		rb.release()
 		return true
 	}
 	reply, err := encodeBody(resp)
+	rb.release()
 	if err != nil {
 		reply, _ = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID,
 			Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "encoding the response: " + err.Error()}})

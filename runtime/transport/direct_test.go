@@ -3,9 +3,11 @@ package transport_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -197,5 +199,37 @@ func TestDirectReplyLength(t *testing.T) {
 				t.Errorf("stateless %v, %d bytes: body %.200s", stateless, n, got)
 			}
 		}
+	}
+}
+
+// TestDirectRepliesUnderLoad: concurrent direct calls each get their own
+// answer, whole: the buffers results are encoded into are reused only
+// once their response is written.
+func TestDirectRepliesUnderLoad(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{Stateless: stateless})
+		session := ""
+		if !stateless {
+			session = rawSession(t, base)
+		}
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Go(func() {
+				for i := range 40 {
+					text := fmt.Sprintf("%d-%d-%s", g, i, strings.Repeat("y", 100*i))
+					body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":%q}}}`, i, text)
+					resp := rawRequest{session: !stateless, body: body}.do(t, testCtx(t), base, session)
+					got, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"content":[{"type":"text","text":"echo %s"}]}}`, i, text)
+					if err != nil || string(got) != want {
+						t.Errorf("stateless %v, call %d-%d: %v %.120s", stateless, g, i, err, got)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
 	}
 }

@@ -17,8 +17,13 @@ import (
 // content, and reports false for the rest (_meta, annotations, input
 // requests, other kinds of content), which the go-sdk then encodes.
 //
-// It is given to mcp.ServerSession.Answer on the direct paths.
+// The direct paths give mcp.ServerSession.Answer a resultBuffer's encode.
 func encodeResult(res mcp.Result) ([]byte, bool) {
+	return appendResult(make([]byte, 0, 512), res)
+}
+
+// appendResult appends the encoding of res to b, as encodeResult.
+func appendResult(b []byte, res mcp.Result) ([]byte, bool) {
 	r, ok := res.(*mcp.CallToolResult)
 	if !ok || r == nil || r.Meta != nil || r.InputRequests != nil || r.RequestState != "" || len(r.Content) == 0 {
 		return nil, false
@@ -39,11 +44,38 @@ func encodeResult(res mcp.Result) ([]byte, bool) {
 	w.StructuredContent, w.IsError = r.StructuredContent, r.IsError
 	// encoding/json's defaults, which the go-sdk's json.Marshal calls use:
 	// HTML characters escaped, map keys sorted.
-	data, err := segjson.Append(make([]byte, 0, 512), w, segjson.EscapeHTML|segjson.SortMapKeys)
+	data, err := segjson.Append(b, w, segjson.EscapeHTML|segjson.SortMapKeys)
 	if err != nil {
 		return nil, false
 	}
 	return data, true
+}
+
+// resultBuffer holds the buffer a direct call's result is encoded into
+// (encode, given to mcp.ServerSession.Answer): a pooled one, given back
+// by release once the response has been written or copied. The result is
+// most of what a call allocates that outlives it.
+type resultBuffer struct{ b *[]byte }
+
+var resultBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+func (rb *resultBuffer) encode(res mcp.Result) ([]byte, bool) {
+	if rb.b == nil {
+		rb.b = resultBuffers.Get().(*[]byte)
+	}
+	data, ok := appendResult((*rb.b)[:0], res)
+	if ok {
+		*rb.b = data
+	}
+	return data, ok
+}
+
+// release gives the buffer back: nothing may read the result after.
+func (rb *resultBuffer) release() {
+	if rb.b != nil && cap(*rb.b) <= maxPooledBody {
+		resultBuffers.Put(rb.b)
+	}
+	rb.b = nil
 }
 
 // wireResult is a CallToolResult as the go-sdk writes it, fields in its

@@ -63,11 +63,13 @@ func (c *stdioConn) answerDirect(msg jsonrpc.Message) func() {
 	c.direct.mu.Unlock()
 	return func() {
 		defer cancel()
-		resp := ss.Answer(ctx, req, encodeResult)
+		var rb resultBuffer
+		resp := ss.Answer(ctx, req, rb.encode)
 		c.direct.mu.Lock()
 		delete(c.direct.running, req.ID)
 		c.direct.mu.Unlock()
-		_ = c.Write(ctx, resp)
+		_ = c.Write(ctx, resp) // copies the result into its line
+		rb.release()
 	}
 }
 
