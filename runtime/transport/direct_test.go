@@ -169,17 +169,23 @@ func TestHTTPDirectStateless(t *testing.T) {
 	}
 }
 
+// echoServer serves stepsConfig, stateful with a session opened, or
+// stateless.
+func echoServer(t *testing.T, stateless bool) (base, session string) {
+	_, base, _ = serve(t, nil, stepsConfig, nil, transport.HTTPOptions{Stateless: stateless})
+	if !stateless {
+		session = rawSession(t, base)
+	}
+	return base, session
+}
+
 // TestDirectReplyLength: a direct answer is one JSON object with its
 // Content-Length, short (net/http counts it) or long (given by mcpgen),
 // never chunked, on a session and without one.
 func TestDirectReplyLength(t *testing.T) {
 	t.Parallel()
 	for _, stateless := range []bool{false, true} {
-		_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{Stateless: stateless})
-		session := ""
-		if !stateless {
-			session = rawSession(t, base)
-		}
+		base, session := echoServer(t, stateless)
 		for _, n := range []int{10, 1500, 2100, 70000} {
 			text := strings.Repeat("x", n)
 			body := `{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"echo","arguments":{"text":"` + text + `"}}}`
@@ -208,11 +214,7 @@ func TestDirectReplyLength(t *testing.T) {
 func TestDirectRepliesUnderLoad(t *testing.T) {
 	t.Parallel()
 	for _, stateless := range []bool{false, true} {
-		_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{Stateless: stateless})
-		session := ""
-		if !stateless {
-			session = rawSession(t, base)
-		}
+		base, session := echoServer(t, stateless)
 		var wg sync.WaitGroup
 		for g := range 8 {
 			wg.Go(func() {
