@@ -49,7 +49,7 @@ func (h *HTTPHandler) plainReplies(next http.Handler) http.Handler {
 				return
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
-			quiet = h.silentCall(r, body)
+			quiet = h.silentCall(r, body, nil)
 		}
 		if !quiet {
 			next.ServeHTTP(w, r)
@@ -68,7 +68,7 @@ func (h *HTTPHandler) plainReplies(next http.Handler) http.Handler {
 func (h *HTTPHandler) quick(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if pb, ok := r.Body.(*postBody); ok && r.Method == http.MethodPost {
-			pb.quiet = h.silentCall(r, pb.buf.Bytes())
+			pb.quiet = h.silentCall(r, pb.buf.Bytes(), &pb.fi)
 			if pb.quiet && h.direct(w, r, pb.buf.Bytes()) {
 				return
 			}
@@ -94,15 +94,43 @@ type callShape struct {
 
 // silentCall reports whether body is a single tools/call of a tool that
 // sends no message to the client while it runs.
-func (h *HTTPHandler) silentCall(r *http.Request, body []byte) bool {
-	var c callShape
-	if _, err := json.Parse(body, &c, json.ZeroCopy); err != nil || c.Method != "tools/call" || len(c.ID) == 0 {
+//
+// The scan of the body (fi, when the caller has it) tells the method, id
+// and tool name, and a body that never mentions a progress token or a log
+// level asks for no message while the call runs. Those keys can be spelled
+// otherwise only with a \u or \/ escape: a body holding one is decoded
+// instead, _meta's keys included.
+func (h *HTTPHandler) silentCall(r *http.Request, body []byte, fi *frameInfo) bool {
+	if bytes.Contains(body, []byte(`"progressToken"`)) || bytes.Contains(body, []byte(mcp.MetaKeyLogLevel)) {
 		return false
 	}
-	if bytes.Contains(c.Params.Meta, []byte(`"progressToken"`)) || bytes.Contains(c.Params.Meta, []byte(mcp.MetaKeyLogLevel)) {
-		return false
+	name, scanned := "", false
+	if fi != nil && !bytes.Contains(body, []byte(`\u`)) && !bytes.Contains(body, []byte(`\/`)) {
+		if fi.array || fi.unsure || string(fi.method) != `"tools/call"` || len(fi.id) == 0 {
+			return false
+		}
+		name, scanned = plainString(fi.name)
 	}
-	return h.srv.QuietCall(c.Params.Name, header(r.Header, sessionIDHeader))
+	if !scanned {
+		var c callShape
+		if _, err := json.Parse(body, &c, json.ZeroCopy); err != nil || c.Method != "tools/call" || len(c.ID) == 0 {
+			return false
+		}
+		if len(c.Params.Meta) > 0 {
+			var meta map[string]json.RawMessage
+			if _, err := json.Parse(c.Params.Meta, &meta, 0); err != nil {
+				return false
+			}
+			if _, ok := meta["progressToken"]; ok {
+				return false
+			}
+			if _, ok := meta[mcp.MetaKeyLogLevel]; ok {
+				return false
+			}
+		}
+		name = c.Params.Name
+	}
+	return h.srv.QuietCall(name, header(r.Header, sessionIDHeader))
 }
 
 // plainReplyWait is how long a call's event stream is held back in the

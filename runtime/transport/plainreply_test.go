@@ -45,6 +45,13 @@ func TestHTTPPlainReplies(t *testing.T) {
 		{name: "logs wanted by the request", stateless: true, wantType: "text/event-stream",
 			body: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"},"_meta":{"io.modelcontextprotocol/logLevel":"debug"}}}`},
 		{name: "logs wanted by the session", setLevel: true, body: echo, wantType: "text/event-stream"},
+		// The keys of _meta count as a JSON decoder reads them, escapes and all.
+		{name: "progress asked for, key escaped", wantType: "text/event-stream",
+			body: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","_meta":{"progress\u0054oken":1}}}`},
+		{name: "logs wanted, key escaped", stateless: true, wantType: "text/event-stream",
+			body: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","_meta":{"io.modelcontextprotocol\/logLevel":"debug"}}}`},
+		{name: "escapes elsewhere", wantType: "application/json",
+			body: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"\u0065cho","arguments":{"text":"h\u00e9 \/"}}}`},
 		{name: "not a call", body: `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, wantType: "text/event-stream"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
