@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	_ "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/gcstart"
 	"os"
 	"os/signal"
 	"syscall"

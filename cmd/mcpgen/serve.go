@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"os"
-	"runtime/debug"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -55,7 +54,6 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	if !ok {
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
 	}
-	tuneGC(os.LookupEnv)
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
 	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless},
 		sel, false, std.err)
@@ -139,21 +137,5 @@ func warnExposed(logger *slog.Logger, hasAuth bool, addr string) {
 	if !hasAuth && !runtime.LoopbackAddr(addr) {
 		logger.Warn("no auth is configured and the address is reachable from other machines: anyone who reaches it can call every tool; add server.http.auth or listen on 127.0.0.1",
 			"addr", addr)
-	}
-}
-
-// serveGCPercent is the garbage collector's GOGC while serving, unless the
-// environment sets GOGC. A server's live heap is a few MiB, so at Go's
-// default of 100 every call's garbage starts a collection every few hundred
-// calls; at 200 half as often, for a few MiB more at peak. Measured side by
-// side on the SQLite workload of scripts/bench-peer.sh (16 HTTP clients):
-// 12% more calls per second and 19% less CPU per call than at 100, for
-// 6 MB more peak memory.
-const serveGCPercent = 200
-
-// tuneGC sets serveGCPercent unless GOGC is set, as lookup tells.
-func tuneGC(lookup func(string) (string, bool)) {
-	if _, set := lookup("GOGC"); !set {
-		debug.SetGCPercent(serveGCPercent)
 	}
 }
