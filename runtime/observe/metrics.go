@@ -8,6 +8,7 @@ package observe
 
 import (
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +47,18 @@ type Metrics struct {
 	limited  *prometheus.CounterVec
 	busy     *prometheus.CounterVec
 	cache    *prometheus.CounterVec
+
+	// series hold the counter and histogram of each label set of a tool
+	// call ([2]string{tool, outcome}) and of a backend request
+	// ([3]string{backend, kind, outcome}) once used: every call counts
+	// twice, and finding a series by its labels hashes them under a lock.
+	toolSeries, backendSeries sync.Map
+}
+
+// seriesPair is a counter and a histogram of one label set.
+type seriesPair struct {
+	count prometheus.Counter
+	time  prometheus.Observer
 }
 
 // names are the tool and backend names of the config being served.
@@ -141,9 +154,13 @@ func (m *Metrics) ToolCall(tool, outcome string, d time.Duration) {
 	if m == nil {
 		return
 	}
-	tool = m.tool(tool)
-	m.calls.WithLabelValues(tool, outcome).Inc()
-	m.callTime.WithLabelValues(tool, outcome).Observe(d.Seconds())
+	key := [2]string{m.tool(tool), outcome}
+	s, ok := m.toolSeries.Load(key)
+	if !ok {
+		s, _ = m.toolSeries.LoadOrStore(key, &seriesPair{m.calls.WithLabelValues(key[:]...), m.callTime.WithLabelValues(key[:]...)})
+	}
+	s.(*seriesPair).count.Inc()
+	s.(*seriesPair).time.Observe(d.Seconds())
 }
 
 // BackendRequest counts one request to a backend.
@@ -151,9 +168,13 @@ func (m *Metrics) BackendRequest(backend, kind, outcome string, d time.Duration)
 	if m == nil {
 		return
 	}
-	backend = m.backendName(backend)
-	m.backend.WithLabelValues(backend, kindLabel(kind), outcome).Inc()
-	m.backTime.WithLabelValues(backend, kindLabel(kind)).Observe(d.Seconds())
+	key := [3]string{m.backendName(backend), kindLabel(kind), outcome}
+	s, ok := m.backendSeries.Load(key)
+	if !ok {
+		s, _ = m.backendSeries.LoadOrStore(key, &seriesPair{m.backend.WithLabelValues(key[:]...), m.backTime.WithLabelValues(key[:2]...)})
+	}
+	s.(*seriesPair).count.Inc()
+	s.(*seriesPair).time.Observe(d.Seconds())
 }
 
 // kindLabel bounds the kind label to the built-in kinds.

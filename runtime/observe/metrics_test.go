@@ -1,0 +1,74 @@
+package observe
+
+import (
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+)
+
+// TestMetricsSeries: each call counts in the series of its labels, kept
+// from one call to the next; a name the config does not have counts as
+// Other; a backend's duration histogram gathers every outcome of its kind.
+func TestMetricsSeries(t *testing.T) {
+	m := NewMetrics()
+	m.Known([]string{"search"}, []string{"db"})
+	for range 3 {
+		m.ToolCall("search", "ok", time.Millisecond)
+	}
+	m.ToolCall("search", "error", time.Millisecond)
+	m.ToolCall("unknown", "ok", time.Millisecond)
+	m.BackendRequest("db", KindSQL, "ok", time.Millisecond)
+	m.BackendRequest("db", KindSQL, "timeout", time.Second)
+	m.BackendRequest("db", "graphql", "ok", time.Millisecond)
+	want := `
+# HELP mcpgen_tool_calls_total Tool calls, by tool and outcome (ok; error: a tool error; failed: a protocol error such as an unknown tool; refused: by a rate or concurrency limit; cached: answered from the cache).
+# TYPE mcpgen_tool_calls_total counter
+mcpgen_tool_calls_total{outcome="error",tool="search"} 1
+mcpgen_tool_calls_total{outcome="ok",tool="_other"} 1
+mcpgen_tool_calls_total{outcome="ok",tool="search"} 3
+# HELP mcpgen_backend_requests_total Requests to backends, by backend, kind and outcome (HTTP: 2xx..5xx or error; SQL: ok, error, timeout, unavailable; shell: ok, exit, signal, timeout, error).
+# TYPE mcpgen_backend_requests_total counter
+mcpgen_backend_requests_total{backend="db",kind="_other",outcome="ok"} 1
+mcpgen_backend_requests_total{backend="db",kind="sql",outcome="ok"} 1
+mcpgen_backend_requests_total{backend="db",kind="sql",outcome="timeout"} 1
+`
+	if err := testutil.GatherAndCompare(m.reg, strings.NewReader(want), "mcpgen_tool_calls_total", "mcpgen_backend_requests_total"); err != nil {
+		t.Error(err)
+	}
+	counts := map[string]uint64{}
+	families, err := m.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "mcpgen_backend_request_duration_seconds" {
+			continue
+		}
+		for _, mt := range f.GetMetric() {
+			var labels []string
+			for _, l := range mt.GetLabel() {
+				labels = append(labels, l.GetName()+"="+l.GetValue())
+			}
+			counts[strings.Join(labels, ",")] = mt.GetHistogram().GetSampleCount()
+		}
+	}
+	if want := map[string]uint64{"backend=db,kind=sql": 2, "backend=db,kind=_other": 1}; !maps.Equal(counts, want) {
+		t.Errorf("backend durations %v, want %v", counts, want)
+	}
+}
+
+// BenchmarkMetricsPerCall is what a tool call backed by SQL records.
+func BenchmarkMetricsPerCall(b *testing.B) {
+	m := NewMetrics()
+	m.Known([]string{"search_hotels_by_location"}, []string{"hotels"})
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			m.BackendRequest("hotels", KindSQL, "ok", time.Millisecond)
+			m.ToolCall("search_hotels_by_location", "ok", time.Millisecond)
+		}
+	})
+}
