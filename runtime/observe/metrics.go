@@ -53,6 +53,11 @@ type Metrics struct {
 	// ([3]string{backend, kind, outcome}) once used: every call counts
 	// twice, and finding a series by its labels hashes them under a lock.
 	toolSeries, backendSeries sync.Map
+
+	// runtime registers the Go runtime and process collectors on the first
+	// scrape: making the Go collector reads every runtime metric's
+	// description, which a start that is never scraped (stdio) need not pay.
+	runtime sync.Once
 }
 
 // seriesPair is a counter and a histogram of one label set.
@@ -64,8 +69,8 @@ type seriesPair struct {
 // names are the tool and backend names of the config being served.
 type names struct{ tools, backends map[string]bool }
 
-// NewMetrics returns the collectors, registered with the Go runtime and
-// process collectors in a new registry.
+// NewMetrics returns the collectors, in a new registry that gains the Go
+// runtime and process collectors when Handler first serves it.
 func NewMetrics() *Metrics {
 	m := &Metrics{reg: prometheus.NewRegistry()}
 	m.known.Store(&names{})
@@ -79,7 +84,7 @@ func NewMetrics() *Metrics {
 	m.limited = m.counter("mcpgen_rate_limited_total", "Tool calls refused by a rate limit, by tool and scope (per_caller, global).", "tool", "scope")
 	m.busy = m.counter("mcpgen_concurrency_refused_total", "Tool calls refused after waiting for a concurrency slot, by limit (tool, backend) and name.", "limit", "name")
 	m.cache = m.counter("mcpgen_cache_requests_total", "Lookups of cached tool results, by tool and result (hit, miss).", "tool", "result")
-	m.reg.MustRegister(m.inFlight, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.inFlight)
 	return m
 }
 
@@ -99,9 +104,16 @@ func (m *Metrics) histogram(name, help string, labels ...string) *prometheus.His
 // Registry returns the registry, for collectors of the transport (sessions).
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 
-// Handler serves the metrics in the Prometheus text format.
+// Handler serves the metrics in the Prometheus text format, with the Go
+// runtime's and the process's.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	h := promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.runtime.Do(func() {
+			m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		})
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Known sets the tool and backend names of the config being served: only

@@ -1,6 +1,8 @@
 package observe
 
 import (
+	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +49,36 @@ mcpgen_backend_requests_total{backend="db",kind="sql",outcome="timeout"} 1
 		if got := d.GetHistogram().GetSampleCount(); got != want {
 			t.Errorf("backend db, kind %s: %d durations, want %d", kind, got, want)
 		}
+	}
+}
+
+// TestMetricsRuntime: a scrape shows the Go runtime's and the process's
+// metrics beside mcpgen's, on the first scrape and on those after it.
+func TestMetricsRuntime(t *testing.T) {
+	m := NewMetrics()
+	m.ToolCall("search", "ok", time.Millisecond)
+	h := m.Handler()
+	for scrape := range 2 {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		body, _ := io.ReadAll(rec.Result().Body)
+		if rec.Code != 200 {
+			t.Fatalf("scrape %d: status %d: %s", scrape, rec.Code, body)
+		}
+		for _, name := range []string{"go_goroutines ", "go_memstats_heap_alloc_bytes ", "process_cpu_seconds_total ",
+			"process_resident_memory_bytes ", `mcpgen_tool_calls_total{outcome="ok",tool="_other"} 1`} {
+			if !strings.Contains(string(body), "\n"+name) {
+				t.Errorf("scrape %d: no %s", scrape, name)
+			}
+		}
+	}
+}
+
+// BenchmarkNewMetrics is what making the metrics costs every start.
+func BenchmarkNewMetrics(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		NewMetrics()
 	}
 }
 
