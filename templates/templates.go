@@ -82,16 +82,29 @@ func NewSet() *Set { return &Set{parsed: map[string]*Template{}} }
 // of each root, in order, or none for a root that takes any name.
 func parsedKey(text string, roots map[string][]string) string {
 	var b strings.Builder
-	field := func(s string) { b.WriteString(strconv.Itoa(len(s)) + ":" + s) }
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
 	field(text)
-	for _, root := range slices.Sorted(maps.Keys(roots)) {
+	keys := make([]string, 0, 8) // a template has a few roots: on the stack
+	for root := range roots {
+		keys = append(keys, root)
+	}
+	slices.Sort(keys)
+	for _, root := range keys {
 		field(root)
-		if roots[root] == nil {
+		names := roots[root]
+		if names == nil {
 			b.WriteByte('*') // anything below, unlike an empty list
 			continue
 		}
-		names := slices.Sorted(slices.Values(roots[root]))
-		b.WriteString(strconv.Itoa(len(names)) + "[")
+		if !slices.IsSorted(names) { // they mostly come sorted
+			names = slices.Sorted(slices.Values(names))
+		}
+		b.WriteString(strconv.Itoa(len(names)))
+		b.WriteByte('[')
 		for _, name := range names {
 			field(name)
 		}
