@@ -64,13 +64,14 @@ func argFills(s *schema) []argFill {
 	}
 	props, _ := s.doc["properties"].(map[string]any)
 	var out []argFill
-	for _, name := range slices.Sorted(maps.Keys(props)) {
-		p, _ := props[name].(map[string]any)
+	for name, p := range props {
+		p, _ := p.(map[string]any)
 		d, hasDefault := p["default"]
 		if f := (argFill{name: name, def: d, hasDefault: hasDefault, number: p["type"] == "number"}); f.hasDefault || f.number {
 			out = append(out, f)
 		}
 	}
+	slices.SortFunc(out, func(a, b argFill) int { return strings.Compare(a.name, b.name) })
 	return out
 }
 
