@@ -41,8 +41,51 @@ var (
 	sizeType     = reflect.TypeFor[spec.Size]()
 )
 
-// decode fills v from n; path names n in diagnostics.
-func (dc *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+// place is the diagnostic path of a node being decoded (tools[1].handler),
+// kept as the place of its parent and its last step: a mapping key or a
+// list index. It is written out only when it is needed (String), by a
+// diagnostic or a setting read by its field's name, which most nodes of a
+// config never are.
+//
+// Places live on the stack, each in the frame that decodes its node: the
+// variable of a step is declared outside its loop, as escape analysis
+// moves a variable declared in a loop whose address reaches a recursive
+// call to the heap; and String copies the keys instead of returning one.
+type place struct {
+	parent *place
+	key    string // a mapping key when index < 0; at the root, the whole path
+	index  int
+}
+
+// rootPlace is the place of the node a decoding starts from.
+func rootPlace(path string) *place { return &place{key: path, index: -1} }
+
+// field is the place of the value of key in the mapping at p.
+func (p *place) field(key string) place { return place{parent: p, key: key, index: -1} }
+
+// elem is the place of element i of the list at p.
+func (p *place) elem(i int) place { return place{parent: p, index: i} }
+
+// String writes the path out: tools[1].handler.
+func (p *place) String() string { return string(p.appendTo(nil)) }
+
+func (p *place) appendTo(b []byte) []byte {
+	switch {
+	case p.parent == nil:
+		return append(b, p.key...)
+	case p.index >= 0:
+		b = p.parent.appendTo(b)
+		return append(strconv.AppendInt(append(b, '['), int64(p.index), 10), ']')
+	}
+	b = p.parent.appendTo(b)
+	if len(b) > 0 {
+		b = append(b, '.')
+	}
+	return append(b, p.key...)
+}
+
+// decode fills v from n; at names n in diagnostics.
+func (dc *decoder) decode(n *yaml.Node, v reflect.Value, at *place) {
 	n = Resolve(n)
 	if n == nil {
 		return
@@ -50,13 +93,13 @@ func (dc *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	t := v.Type()
 	switch {
 	case t == valueType:
-		v.Set(reflect.ValueOf(spec.Value{Node: dc.expandTree(n, path)}))
+		v.Set(reflect.ValueOf(spec.Value{Node: dc.expandTree(n, at)}))
 		return
 	case t == nodeType:
-		v.Set(reflect.ValueOf(dc.expandTree(n, path)))
+		v.Set(reflect.ValueOf(dc.expandTree(n, at)))
 		return
 	case t == handlerType:
-		dc.decodeHandler(n, v, path)
+		dc.decodeHandler(n, v, at)
 		return
 	}
 	if t.Kind() == reflect.Pointer {
@@ -64,25 +107,25 @@ func (dc *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			return
 		}
 		p := reflect.New(t.Elem())
-		dc.decode(n, p.Elem(), path)
+		dc.decode(n, p.Elem(), at)
 		v.Set(p)
 		return
 	}
 	switch t.Kind() {
 	case reflect.Struct:
-		dc.decodeStruct(n, v, path)
+		dc.decodeStruct(n, v, at)
 	case reflect.Slice:
-		dc.decodeSlice(n, v, path)
+		dc.decodeSlice(n, v, at)
 	case reflect.Map:
-		dc.decodeMap(n, v, path)
+		dc.decodeMap(n, v, at)
 	case reflect.Interface:
-		if x, ok := dc.toAny(n, path); ok {
+		if x, ok := dc.toAny(n, at); ok {
 			if x != nil {
 				v.Set(reflect.ValueOf(x))
 			}
 		}
 	default:
-		dc.decodeScalar(n, v, path)
+		dc.decodeScalar(n, v, at)
 	}
 }
 
@@ -127,14 +170,14 @@ func describe(n *yaml.Node) string {
 }
 
 // expectKind reports a diagnostic unless n has kind k.
-func (dc *decoder) expectKind(n *yaml.Node, k yaml.Kind, want, path string) bool {
+func (dc *decoder) expectKind(n *yaml.Node, k yaml.Kind, want string, at *place) bool {
 	if n.Kind == k {
 		return true
 	}
 	if k != yaml.ScalarNode && isNull(n) {
 		return false // an empty section: nothing to decode
 	}
-	dc.d.At(n, path, fmt.Sprintf("expected %s, got %s", want, describe(n)), "")
+	dc.d.At(n, at.String(), fmt.Sprintf("expected %s, got %s", want, describe(n)), "")
 	return false
 }
 
@@ -206,55 +249,56 @@ func reflectFields(t reflect.Type) (map[string]fieldInfo, []string) {
 	return fields, order
 }
 
-func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
-	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+func (dc *decoder) decodeStruct(n *yaml.Node, v reflect.Value, at *place) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", at) {
 		return
 	}
 	si := structFields(v.Type())
 	fields, order := si.fields, si.order
 	seen := newKeyIndex(n)
+	var p place // outside the loop, or it moves to the heap (see place)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
 		if isMerge(k) {
-			dc.d.At(k, path, "merge keys (<<) are not supported", "repeat the keys or use an anchor for the whole value")
+			dc.d.At(k, at.String(), "merge keys (<<) are not supported", "repeat the keys or use an anchor for the whole value")
 			continue
 		}
-		p := JoinPath(path, k.Value)
+		p = at.field(k.Value)
 		if prev := seen.first(k.Value, i); prev != nil {
-			dc.d.At(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
+			dc.d.At(k, p.String(), fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
 			continue
 		}
 		seen.add(k)
 		f, ok := fields[k.Value]
 		if !ok {
-			dc.d.At(k, path, fmt.Sprintf("unknown field %q", k.Value), suggest.DidYouMean(k.Value, order))
+			dc.d.At(k, at.String(), fmt.Sprintf("unknown field %q", k.Value), suggest.DidYouMean(k.Value, order))
 			continue
 		}
 		fv := v.FieldByIndex(f.index)
 		if f.server && !dc.server {
 			dc.server = true
-			dc.decode(val, fv, p)
+			dc.decode(val, fv, &p)
 			dc.server = false
 		} else {
-			dc.decode(val, fv, p)
+			dc.decode(val, fv, &p)
 		}
 		if f.required && fv.Kind() == reflect.String && fv.String() == "" && val.Kind == yaml.ScalarNode &&
 			!dc.unset[Resolve(val)] {
-			dc.d.At(val, p, fmt.Sprintf("%q must not be empty", k.Value), "")
+			dc.d.At(val, p.String(), fmt.Sprintf("%q must not be empty", k.Value), "")
 		}
 		if f.enum != nil { // only string fields have one: fv.String() renders others
 			if s := fv.String(); s != "" && !slices.Contains(f.enum, s) {
-				dc.d.At(val, p, fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
+				dc.d.At(val, p.String(), fmt.Sprintf("expected one of %s, got %q", strings.Join(f.enum, ", "), s),
 					suggest.DidYouMean(s, f.enum))
 			}
 		}
 	}
 	for _, name := range si.required {
 		if seen.first(name, len(n.Content)) == nil {
-			dc.d.At(n, path, fmt.Sprintf("missing required field %q", name), "")
+			dc.d.At(n, at.String(), fmt.Sprintf("missing required field %q", name), "")
 		}
 	}
-	dc.checkGroups(n, si.groups, path)
+	dc.checkGroups(n, si.groups, at)
 }
 
 func isMerge(k *yaml.Node) bool { return k.Value == "<<" && k.Tag == "!!merge" }
@@ -301,7 +345,7 @@ func (ki keyIndex) first(key string, end int) *yaml.Node {
 // checkGroups reports a mapping that gives none of a group of which it
 // needs exactly one, or more than one key of a group; a key whose value is
 // null counts as not given.
-func (dc *decoder) checkGroups(n *yaml.Node, groups []rule.Group, path string) {
+func (dc *decoder) checkGroups(n *yaml.Node, groups []rule.Group, at *place) {
 	for _, g := range groups {
 		var given []string
 		var keys []*yaml.Node
@@ -314,9 +358,9 @@ func (dc *decoder) checkGroups(n *yaml.Node, groups []rule.Group, path string) {
 		case len(given) > 1:
 			// point at the second key as written: the first one too many
 			slices.SortFunc(keys, func(a, b *yaml.Node) int { return cmp.Or(a.Line-b.Line, a.Column-b.Column) })
-			dc.d.At(keys[1], JoinPath(path, keys[1].Value), g.Message(), rule.Found(given))
+			dc.d.At(keys[1], JoinPath(at.String(), keys[1].Value), g.Message(), rule.Found(given))
 		case len(given) == 0 && g.Exactly:
-			dc.d.At(n, path, g.Message(), "")
+			dc.d.At(n, at.String(), g.Message(), "")
 		}
 	}
 }
@@ -324,7 +368,7 @@ func (dc *decoder) checkGroups(n *yaml.Node, groups []rule.Group, path string) {
 // nullElement reports a list element left empty where its type needs one
 // key of a group and nothing else (a content block, a step); the builder
 // reports other empty elements with what they need most.
-func (dc *decoder) nullElement(n *yaml.Node, t reflect.Type, path string) {
+func (dc *decoder) nullElement(n *yaml.Node, t reflect.Type, at *place) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -339,7 +383,7 @@ func (dc *decoder) nullElement(n *yaml.Node, t reflect.Type, path string) {
 	}
 	for _, g := range si.groups {
 		if g.Exactly {
-			dc.d.At(n, path, g.Message(), "")
+			dc.d.At(n, at.String(), g.Message(), "")
 		}
 	}
 }
@@ -359,37 +403,39 @@ func IndexPath(path string, i int) string {
 	return path + "[" + strconv.Itoa(i) + "]"
 }
 
-func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
-	if !dc.expectKind(n, yaml.SequenceNode, "a list", path) {
+func (dc *decoder) decodeSlice(n *yaml.Node, v reflect.Value, at *place) {
+	if !dc.expectKind(n, yaml.SequenceNode, "a list", at) {
 		return
 	}
 	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	var p place // outside the loop, or it moves to the heap (see place)
 	for i, e := range n.Content {
-		p := IndexPath(path, i)
+		p = at.elem(i)
 		if isNull(Resolve(e)) {
-			dc.nullElement(e, v.Type().Elem(), p)
+			dc.nullElement(e, v.Type().Elem(), &p)
 		}
-		dc.decode(e, s.Index(i), p)
+		dc.decode(e, s.Index(i), &p)
 	}
 	v.Set(s)
 }
 
-func (dc *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {
-	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+func (dc *decoder) decodeMap(n *yaml.Node, v reflect.Value, at *place) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", at) {
 		return
 	}
 	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
 	seen := map[string]*yaml.Node{}
+	var p place // outside the loop, or it moves to the heap (see place)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
-		p := JoinPath(path, k.Value)
+		p = at.field(k.Value)
 		if prev, dup := seen[k.Value]; dup {
-			dc.d.At(k, p, fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
+			dc.d.At(k, p.String(), fmt.Sprintf("duplicate key %q", k.Value), fmt.Sprintf("first defined at line %d", prev.Line))
 			continue
 		}
 		seen[k.Value] = k
 		e := reflect.New(v.Type().Elem()).Elem()
-		dc.decode(val, e, p)
+		dc.decode(val, e, &p)
 		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), e)
 	}
 	v.Set(m)
@@ -407,34 +453,36 @@ func isBackendPath(path string) bool {
 
 // decodeHandler reads kind and backend and keeps the whole mapping for the
 // kind to decode when the config is built.
-func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, path string) {
-	if !dc.expectKind(n, yaml.MappingNode, "a mapping", path) {
+func (dc *decoder) decodeHandler(n *yaml.Node, v reflect.Value, at *place) {
+	if !dc.expectKind(n, yaml.MappingNode, "a mapping", at) {
 		return
 	}
 	server := dc.server
 	dc.server = true // a handler's settings never reach clients
-	n = dc.expandTree(n, path)
+	n = dc.expandTree(n, at)
 	dc.server = server
 	h := spec.Handler{Body: n}
+	var p place // outside the loop, or it moves to the heap (see place)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], Resolve(n.Content[i+1])
+		p = at.field(k.Value)
 		switch k.Value {
 		case "kind":
-			dc.decodeScalar(val, reflect.ValueOf(&h.Kind).Elem(), JoinPath(path, "kind"))
+			dc.decodeScalar(val, reflect.ValueOf(&h.Kind).Elem(), &p)
 		case "backend":
-			dc.decodeScalar(val, reflect.ValueOf(&h.Backend).Elem(), JoinPath(path, "backend"))
+			dc.decodeScalar(val, reflect.ValueOf(&h.Backend).Elem(), &p)
 		case "readiness":
-			if isBackendPath(path) {
-				dc.decode(val, reflect.ValueOf(&h.Readiness).Elem(), JoinPath(path, "readiness"))
+			if isBackendPath(at.String()) {
+				dc.decode(val, reflect.ValueOf(&h.Readiness).Elem(), &p)
 			}
 		case "concurrency":
-			if isBackendPath(path) {
-				dc.decode(val, reflect.ValueOf(&h.Concurrency).Elem(), JoinPath(path, "concurrency"))
+			if isBackendPath(at.String()) {
+				dc.decode(val, reflect.ValueOf(&h.Concurrency).Elem(), &p)
 			}
 		}
 	}
 	if h.Kind == "" && h.Backend == "" {
-		dc.d.At(n, path, `missing required field "kind"`, "")
+		dc.d.At(n, at.String(), `missing required field "kind"`, "")
 	}
 	v.Set(reflect.ValueOf(h))
 }

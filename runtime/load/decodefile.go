@@ -27,7 +27,7 @@ func Decode(path string, data []byte, v any) (*yaml.Node, Diagnostics) {
 		return nil, ds
 	}
 	dc := &decoder{d: d, raw: true}
-	dc.decode(root, reflect.ValueOf(v).Elem(), "")
+	dc.decode(root, reflect.ValueOf(v).Elem(), rootPlace(""))
 	return root, ds.Sort()
 }
 
@@ -36,7 +36,7 @@ func Decode(path string, data []byte, v any) (*yaml.Node, Diagnostics) {
 func DecodeNode(file string, src []byte, n *yaml.Node, v any, path string) Diagnostics {
 	var ds Diagnostics
 	dc := &decoder{d: Reporter{file: file, list: &ds, src: src}, raw: true}
-	dc.decode(n, reflect.ValueOf(v).Elem(), path)
+	dc.decode(n, reflect.ValueOf(v).Elem(), rootPlace(path))
 	return ds.Sort()
 }
 

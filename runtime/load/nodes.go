@@ -60,7 +60,7 @@ func (f *File) DecodeHandler(path string, body *yaml.Node, cfg any, ds *Diagnost
 		n.Content = append(n.Content, body.Content[i], body.Content[i+1])
 	}
 	dc := &decoder{d: f.Reporter(ds), raw: true, unset: f.unset}
-	dc.decode(&n, reflect.ValueOf(cfg).Elem(), path)
+	dc.decode(&n, reflect.ValueOf(cfg).Elem(), rootPlace(path))
 	return len(*ds) == before
 }
 

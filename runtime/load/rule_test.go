@@ -52,10 +52,10 @@ func TestGroups(t *testing.T) {
 			dc := &decoder{d: f.Reporter(&ds), raw: true}
 			if tt.in[0] == '[' {
 				var v []*ruled
-				dc.decode(&n, reflectValue(&v), "r")
+				dc.decode(&n, reflectValue(&v), rootPlace("r"))
 			} else {
 				var v ruled
-				dc.decode(&n, reflectValue(&v), "r")
+				dc.decode(&n, reflectValue(&v), rootPlace("r"))
 			}
 			var got []string
 			for _, d := range ds {

@@ -15,13 +15,13 @@ import (
 
 // scalarText expands environment references in a scalar and reports whether
 // the value may be typed as YAML would type a plain scalar.
-func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
+func (dc *decoder) scalarText(n *yaml.Node, at *place) (string, bool) {
 	if dc.raw {
 		return n.Value, false
 	}
 	s, refs, errs := expand(n.Value, dc.lookup, dc.skipEnv)
 	for _, e := range errs {
-		dc.d.AtOffset(Error, n, e.off, path, e.msg, "")
+		dc.d.AtOffset(Error, n, e.off, at.String(), e.msg, "")
 	}
 	if dc.unset != nil {
 		// a value that misses a variable is not checked further: the
@@ -35,6 +35,7 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 	if dc.secrets == nil || len(refs) == 0 {
 		return s, n.Style == 0 && s != n.Value
 	}
+	path := at.String()
 	cred := CredentialField(path) // only a value from the environment can be a secret
 	pwFrom, pwTo := -1, -1
 	if strings.HasSuffix(path, ".dsn") {
@@ -53,20 +54,20 @@ func (dc *decoder) scalarText(n *yaml.Node, path string) (string, bool) {
 	return s, n.Style == 0 && s != n.Value
 }
 
-func (dc *decoder) decodeScalar(n *yaml.Node, v reflect.Value, path string) {
-	if !dc.expectKind(n, yaml.ScalarNode, "a single value", path) {
+func (dc *decoder) decodeScalar(n *yaml.Node, v reflect.Value, at *place) {
+	if !dc.expectKind(n, yaml.ScalarNode, "a single value", at) {
 		return
 	}
 	if isNull(n) {
 		return
 	}
-	s, _ := dc.scalarText(n, path)
+	s, _ := dc.scalarText(n, at)
 	fail := func(want string) {
 		got := describe(n)
 		if n.Tag == "!!str" || s != n.Value {
 			got = fmt.Sprintf("%q", suggest.Truncate(s, 40))
 		}
-		dc.d.At(n, path, fmt.Sprintf("expected %s, got %s", want, got), "")
+		dc.d.At(n, at.String(), fmt.Sprintf("expected %s, got %s", want, got), "")
 	}
 	switch t := v.Type(); {
 	case t == durationType:
@@ -150,30 +151,33 @@ func parseSize(s string) (int64, bool) {
 
 // toAny converts a node to plain Go values: map[string]any, []any, string,
 // int64, float64, bool or nil, as YAML types them.
-func (dc *decoder) toAny(n *yaml.Node, path string) (any, bool) {
+func (dc *decoder) toAny(n *yaml.Node, at *place) (any, bool) {
 	n = Resolve(n)
 	switch n.Kind {
 	case yaml.MappingNode:
 		m := make(map[string]any, len(n.Content)/2)
+		var p place // outside the loop, or it moves to the heap (see place)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i]
-			p := JoinPath(path, k.Value)
+			p = at.field(k.Value)
 			if _, dup := m[k.Value]; dup {
-				dc.d.At(k, p, fmt.Sprintf("duplicate key %q", k.Value), "")
+				dc.d.At(k, p.String(), fmt.Sprintf("duplicate key %q", k.Value), "")
 				continue
 			}
-			x, _ := dc.toAny(n.Content[i+1], p)
+			x, _ := dc.toAny(n.Content[i+1], &p)
 			m[k.Value] = x
 		}
 		return m, true
 	case yaml.SequenceNode:
 		s := make([]any, len(n.Content))
+		var p place // outside the loop, or it moves to the heap (see place)
 		for i, e := range n.Content {
-			s[i], _ = dc.toAny(e, IndexPath(path, i))
+			p = at.elem(i)
+			s[i], _ = dc.toAny(e, &p)
 		}
 		return s, true
 	}
-	s, retype := dc.scalarText(n, path)
+	s, retype := dc.scalarText(n, at)
 	tag := n.Tag
 	if retype {
 		tag = resolveTag(s)
@@ -221,12 +225,12 @@ func scalarAny(tag, s string) any {
 
 // expandTree returns a copy of n with environment references expanded in
 // every scalar, keeping positions.
-func (dc *decoder) expandTree(n *yaml.Node, path string) *yaml.Node {
+func (dc *decoder) expandTree(n *yaml.Node, at *place) *yaml.Node {
 	n = Resolve(n)
 	c := *n
 	switch n.Kind {
 	case yaml.ScalarNode:
-		s, retype := dc.scalarText(n, path)
+		s, retype := dc.scalarText(n, at)
 		c.Value = s
 		if retype {
 			c.Tag = resolveTag(s)
@@ -236,18 +240,17 @@ func (dc *decoder) expandTree(n *yaml.Node, path string) *yaml.Node {
 		}
 	case yaml.MappingNode, yaml.SequenceNode:
 		c.Content = make([]*yaml.Node, len(n.Content))
+		var p place // outside the loop, or it moves to the heap (see place)
 		for i, e := range n.Content {
-			p := path
-			if n.Kind == yaml.MappingNode && i%2 == 1 {
-				p = JoinPath(path, n.Content[i-1].Value)
-			} else if n.Kind == yaml.SequenceNode {
-				p = IndexPath(path, i)
-			}
 			if n.Kind == yaml.MappingNode && i%2 == 0 {
 				c.Content[i] = Resolve(e)
 				continue
 			}
-			c.Content[i] = dc.expandTree(e, p)
+			p = at.elem(i)
+			if n.Kind == yaml.MappingNode {
+				p = at.field(n.Content[i-1].Value)
+			}
+			c.Content[i] = dc.expandTree(e, &p)
 		}
 	}
 	return &c
