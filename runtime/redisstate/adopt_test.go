@@ -2,6 +2,7 @@ package redisstate
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -54,6 +55,11 @@ func TestAdoptionKeepsTheSessionsUser(t *testing.T) {
 	id := resp.Header.Get("Mcp-Session-Id")
 	if resp.StatusCode != 200 || id == "" {
 		t.Fatalf("initialize: %d, session %q", resp.StatusCode, id)
+	}
+	// The headers come before the result, on a stream: the session is
+	// stored once the result is sent, not before.
+	if body, err := io.ReadAll(resp.Body); err != nil || !strings.Contains(string(body), `"result"`) {
+		t.Fatalf("initialize: %s, %v", body, err)
 	}
 	rawPost(t, ra.URL, "alice", id, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
