@@ -3,10 +3,12 @@ package main
 
 import (
 	"context"
-	_ "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/gcstart"
 	"os"
 	"os/signal"
 	"syscall"
+
+	// sets GOGC before the packages that allocate most in their init
+	_ "github.com/mcpgen/mcpgen/cmd/mcpgen/internal/gcstart"
 )
 
 func main() {
