@@ -246,9 +246,10 @@ func (dc *decoder) expandTree(n *yaml.Node, at *place) *yaml.Node {
 				c.Content[i] = Resolve(e)
 				continue
 			}
-			p = at.elem(i)
 			if n.Kind == yaml.MappingNode {
 				p = at.field(n.Content[i-1].Value)
+			} else {
+				p = at.elem(i)
 			}
 			c.Content[i] = dc.expandTree(e, &p)
 		}
