@@ -66,6 +66,12 @@ type seriesPair struct {
 	time  prometheus.Observer
 }
 
+// record counts one event that took d.
+func (s *seriesPair) record(d time.Duration) {
+	s.count.Inc()
+	s.time.Observe(d.Seconds())
+}
+
 // names are the tool and backend names of the config being served.
 type names struct{ tools, backends map[string]bool }
 
@@ -171,8 +177,7 @@ func (m *Metrics) ToolCall(tool, outcome string, d time.Duration) {
 	if !ok {
 		s, _ = m.toolSeries.LoadOrStore(key, &seriesPair{m.calls.WithLabelValues(key[:]...), m.callTime.WithLabelValues(key[:]...)})
 	}
-	s.(*seriesPair).count.Inc()
-	s.(*seriesPair).time.Observe(d.Seconds())
+	s.(*seriesPair).record(d)
 }
 
 // BackendRequest counts one request to a backend.
@@ -185,8 +190,7 @@ func (m *Metrics) BackendRequest(backend, kind, outcome string, d time.Duration)
 	if !ok {
 		s, _ = m.backendSeries.LoadOrStore(key, &seriesPair{m.backend.WithLabelValues(key[:]...), m.backTime.WithLabelValues(key[:2]...)})
 	}
-	s.(*seriesPair).count.Inc()
-	s.(*seriesPair).time.Observe(d.Seconds())
+	s.(*seriesPair).record(d)
 }
 
 // kindLabel bounds the kind label to the built-in kinds.
