@@ -115,7 +115,7 @@ func writeTable(b *strings.Builder, r *stepResult) {
 		if j > 0 {
 			b.WriteString("-+-")
 		}
-		writeRepeat(b, '-', w)
+		writeRepeat(b, dashes, w)
 	}
 	b.WriteByte('\n')
 	for i := range r.rows {
@@ -132,18 +132,26 @@ func writeLine(b *strings.Builder, vals []string, widths []int) {
 		}
 		b.WriteString(v)
 		if j < len(vals)-1 {
-			writeRepeat(b, ' ', widths[j]-utf8.RuneCountInString(v))
+			writeRepeat(b, spaces, widths[j]-utf8.RuneCountInString(v))
 		}
 	}
 	b.WriteByte('\n')
 }
 
-// writeRepeat writes n times the byte c.
-func writeRepeat(b *strings.Builder, c byte, n int) {
-	for range n {
-		b.WriteByte(c)
+// writeRepeat writes n times the byte run is made of (spaces or dashes),
+// a slice of run at a time rather than byte by byte.
+func writeRepeat(b *strings.Builder, run string, n int) {
+	for n > 0 {
+		k := min(n, len(run))
+		b.WriteString(run[:k])
+		n -= k
 	}
 }
+
+const (
+	spaces = "                                                                "
+	dashes = "----------------------------------------------------------------"
+)
 
 // formatCSV writes RFC 4180 CSV with a header; NULL is an empty field.
 func formatCSV(r *stepResult) string {
