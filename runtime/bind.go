@@ -75,6 +75,9 @@ func (b *builder) boundOnly(f *load.File, path string, a *spec.Arg) {
 // bind sets the bound arguments from the caller (`auth`). A value that is
 // nothing or empty text is not provided.
 func (t *tool) bind(args, who map[string]any) error {
+	if len(t.bound) == 0 {
+		return nil // most tools: no map of names to evaluate with
+	}
 	vars := map[string]any{authName: who}
 	for _, a := range t.bound {
 		v, err := a.from.Eval(vars)
