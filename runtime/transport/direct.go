@@ -259,41 +259,17 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		return false
 	}
 	defer leave()
-	var (
-		mu     sync.Mutex
-		stream *directStream // set once the stream began
-		ended  bool
-	)
-	begin := time.AfterFunc(plainReplyWait, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if ended || r.Context().Err() != nil {
-			return
-		}
-		stream = h.directs.open(ss.ID(), cancel, h.opts.ResumeWindow)
-		hd := w.Header()
-		hd.Set("Content-Type", "text/event-stream")
-		hd.Set("Cache-Control", "no-cache, no-transform")
-		w.WriteHeader(http.StatusOK)
-		fmt.Fprintf(w, "id: %s_0\ndata: \n\n", stream.id)
-		_ = http.NewResponseController(w).Flush()
-	})
-	gone := context.AfterFunc(r.Context(), func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if stream == nil {
-			cancel()
-			return
-		}
-		stream.release()
-	})
+	c := &resumableCall{h: h, w: w, r: r, ss: ss, cancel: cancel}
+	begin := time.AfterFunc(plainReplyWait, c.begin)
+	gone := context.AfterFunc(r.Context(), c.gone)
 	var rb resultBuffer
 	resp := ss.Answer(ctx, req, rb.encode)
 	begin.Stop()
 	gone()
-	mu.Lock()
-	defer mu.Unlock()
-	ended = true
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+	stream := c.stream
 	if stream == nil {
 		writeResponse(w, resp)
 		rb.release()
@@ -311,6 +287,48 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 		stream.delivered()
 	}
 	return true
+}
+
+// resumableCall is what the timer and the watch of answerResumable share
+// with it: the stream once it began, whether the call ended.
+type resumableCall struct {
+	h      *HTTPHandler
+	w      http.ResponseWriter
+	r      *http.Request
+	ss     *mcp.ServerSession
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	stream *directStream // set once the stream began
+	ended  bool
+}
+
+// begin turns the response into an event stream, with its priming event,
+// unless the call ended or the client went away.
+func (c *resumableCall) begin() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended || c.r.Context().Err() != nil {
+		return
+	}
+	c.stream = c.h.directs.open(c.ss.ID(), c.cancel, c.h.opts.ResumeWindow)
+	hd := c.w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache, no-transform")
+	c.w.WriteHeader(http.StatusOK)
+	fmt.Fprintf(c.w, "id: %s_0\ndata: \n\n", c.stream.id)
+	_ = http.NewResponseController(c.w).Flush()
+}
+
+// gone is called when the client went away: before the stream began, the
+// call is canceled; after, the stream lives on for a resumption.
+func (c *resumableCall) gone() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stream == nil {
+		c.cancel()
+		return
+	}
+	c.stream.release()
 }
 
 // writeEvent writes the response event of a direct call's stream.
