@@ -49,9 +49,16 @@ func (h *handler) readRows(rows rowReader, cols *atomic.Pointer[columnSet]) (*st
 		for i, conv := range c.convs {
 			row[i] = conv.convert(rows.value(i))
 		}
+		if r.rows == nil {
+			r.rows = make([][]any, 0, min(h.maxRows, firstRows))
+		}
 		r.rows = append(r.rows, row)
 	}
 }
+
+// firstRows is the room made for rows at the first: most tools return a
+// few, which then take one allocation instead of one per doubling.
+const firstRows = 4
 
 // columnSet is what the columns of a statement's result decide. The
 // results of the calls that return the same columns share it, so it is
