@@ -12,6 +12,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -534,6 +535,11 @@ func setProgressToken(p Params, pt any) {
 // field from a JSON-RPC request's raw params.
 func extractRequestMeta(rawParams json.RawMessage) Meta {
 	if len(rawParams) == 0 {
+		return nil
+	}
+	// A key that is _meta is spelled so or with escapes: params with
+	// neither have no _meta, and need no decoding to say so.
+	if !bytes.Contains(rawParams, []byte("_meta")) && bytes.IndexByte(rawParams, '\\') < 0 {
 		return nil
 	}
 	var meta struct {
