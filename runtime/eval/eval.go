@@ -47,6 +47,7 @@ func (e Error) Error() string { return e.Msg }
 type Value struct {
 	lit   any         // a constant (when prog, parts, list and keys are all empty)
 	prog  *vm.Program // the whole string is one expression
+	path  []string    // the names prog only looks up, if it does (fetchPath)
 	parts []part      // text with interpolated expressions
 	list  []*Value    // a sequence
 	keys  []string    // a mapping's keys, in order
@@ -59,6 +60,7 @@ type Value struct {
 type part struct {
 	text string
 	prog *vm.Program
+	path []string // as Value.path
 	src  string
 }
 
@@ -113,6 +115,7 @@ func (c *compiler) scalar(n *yaml.Node, v *Value) {
 		start := strings.Index(s, Open) + len(Open)
 		src := trimmed[len(Open) : len(trimmed)-len(Close)]
 		v.prog, v.src = c.compile(n, start, src), src
+		v.path = fetchPath(v.prog)
 		return
 	}
 	for off := 0; off < len(s); {
@@ -136,7 +139,8 @@ func (c *compiler) scalar(n *yaml.Node, v *Value) {
 			return
 		}
 		src := s[i+len(Open) : i+j]
-		v.parts = append(v.parts, part{prog: c.compile(n, i+len(Open), src), src: src})
+		prog := c.compile(n, i+len(Open), src)
+		v.parts = append(v.parts, part{prog: prog, path: fetchPath(prog), src: src})
 		off = i + j + len(Close)
 	}
 }
@@ -253,7 +257,7 @@ func (v *Value) IsConst() bool {
 func (v *Value) Eval(vars map[string]any) (any, error) {
 	switch {
 	case v.prog != nil:
-		return run(v.prog, v.src, vars)
+		return run(v.prog, v.path, v.src, vars)
 	case v.parts != nil:
 		return v.interpolate(vars, nil)
 	case v.kind == yaml.SequenceNode:
@@ -308,7 +312,7 @@ func (v *Value) interpolate(vars map[string]any, escape func(string) string) (st
 			b.WriteString(p.text)
 			continue
 		}
-		x, err := run(p.prog, p.src, vars)
+		x, err := run(p.prog, p.path, p.src, vars)
 		if err != nil {
 			return "", err
 		}
@@ -321,7 +325,10 @@ func (v *Value) interpolate(vars map[string]any, escape func(string) string) (st
 	return b.String(), nil
 }
 
-func run(p *vm.Program, src string, vars map[string]any) (any, error) {
+func run(p *vm.Program, path []string, src string, vars map[string]any) (any, error) {
+	if x, ok := fetch(vars, path); ok {
+		return x, nil
+	}
 	x, err := expr.Run(p, vars)
 	if err != nil {
 		var fe *file.Error
