@@ -109,3 +109,27 @@ func BenchmarkEvalPath(b *testing.B) {
 		}
 	})
 }
+
+// TestCompiledValuesLookUp: values compiled every way a config compiles
+// them (a whole expression, text around expressions, a bare expression)
+// look their paths up.
+func TestCompiledValuesLookUp(t *testing.T) {
+	t.Parallel()
+	whole, errs := Compile(node(t, `"${{ args.name }}"`), env, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	text, errs := Compile(node(t, `"id-${{ args.limit }}"`), env, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	bare, errs := CompileExpr(node(t, `args.flag`), env, Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for name, path := range map[string][]string{"whole": whole.path, "text": text.parts[1].path, "bare": bare.path} {
+		if len(path) != 2 || path[0] != "args" {
+			t.Errorf("%s: path %q, want [args ...]", name, path)
+		}
+	}
+}

@@ -51,5 +51,6 @@ func CompileExpr(n *yaml.Node, env types.Map, opts Options) (*Value, []Error) {
 	c := compiler{env: env, opts: opts}
 	v := &Value{kind: yaml.ScalarNode, node: n, src: n.Value}
 	v.prog = c.compile(n, 0, n.Value)
+	v.path = fetchPath(v.prog)
 	return v, c.errs
 }
