@@ -72,26 +72,33 @@ func TestServeStdioBothEras(t *testing.T) {
 	}
 }
 
-// TestEscapedMetaKey: a `_meta` key written with an escape selects the
-// 2026-07-28 protocol as one written plainly does; a call whose params
-// hold neither stays in the era of its session (the go-sdk skips decoding
-// them for `_meta`, the one place it may not).
+// TestEscapedMetaKey: whether a call's params carry `_meta` is decided
+// without decoding them only when they cannot: a `_meta` key written with
+// an escape selects the 2026-07-28 protocol as a plain one does, and a
+// call with no `_meta` at all (here before initialize) stays in the
+// 2025-11-25 era, which refuses it.
 func TestEscapedMetaKey(t *testing.T) {
 	t.Parallel()
 	srv, _ := build(t, nil, stepsConfig, nil)
-	meta := `"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
-	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"new"},` + meta + "}}\n")
-	var out bytes.Buffer
-	if err := transport.ServeStdio(context.Background(), srv, in, &out, transport.StdioOptions{}); err != nil {
-		t.Fatal(err)
+	call := func(extra string) string {
+		in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"new"}` + extra + "}}\n")
+		var out bytes.Buffer
+		if err := transport.ServeStdio(context.Background(), srv, in, &out, transport.StdioOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
 	}
+	escaped := call(`,"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`)
 	var reply struct {
 		Result struct {
 			ResultType string `json:"resultType"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &reply); err != nil || reply.Result.ResultType != "complete" {
-		t.Errorf("an escaped _meta key: %v, want a 2026-07-28 result (resultType complete):\n%s", err, out.String())
+	if err := json.Unmarshal([]byte(escaped), &reply); err != nil || reply.Result.ResultType != "complete" {
+		t.Errorf("an escaped _meta key: %v, want a 2026-07-28 result (resultType complete):\n%s", err, escaped)
+	}
+	if none := call(""); !strings.Contains(none, `"error"`) || !strings.Contains(none, "initialization") {
+		t.Errorf("no _meta, no initialize: want the 2025-11-25 refusal, got:\n%s", none)
 	}
 }
 
