@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -163,9 +164,9 @@ func TestCachingHints(t *testing.T) {
 }
 
 // TestStdioReadsWhileCallsRun: a tools/call on stdio is answered by the
-// goroutine that read it while another reads on, so a quick call is
-// answered while a blocked one runs, and notifications/cancelled reaches
-// the blocked one.
+// goroutine that read it, and another reads on once it has run for a
+// moment, so a quick call is answered while a blocked one runs, and
+// notifications/cancelled reaches the blocked one.
 func TestStdioReadsWhileCallsRun(t *testing.T) {
 	t.Parallel()
 	p := newProbe(true)
@@ -258,4 +259,59 @@ func TestStdioReadsWhileCallsRun(t *testing.T) {
 	if !answered || p.canceled.Load() != 1 {
 		t.Errorf("%d calls canceled, want 1; the rest of the output:\n%s", p.canceled.Load(), strings.Join(rest, "\n"))
 	}
+}
+
+// TestStdioQuickCallsStartNoReader: the goroutine that answers a quick
+// call reads the next one itself; a new reader starts only for a call
+// that runs on (TestStdioReadsWhileCallsRun), not once per call, which
+// woke a thread on the way to every answer.
+func TestStdioQuickCallsStartNoReader(t *testing.T) {
+	srv, _ := build(t, nil, stepsConfig, nil)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- transport.ServeStdio(context.Background(), srv, inR, outW, transport.StdioOptions{})
+		outW.Close()
+	}()
+	lines := bufio.NewScanner(outR)
+	call := func(msg string) string {
+		t.Helper()
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !lines.Scan() {
+			t.Fatalf("no answer to %s", msg)
+		}
+		return lines.Text()
+	}
+	call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	const calls = 200
+	before := goroutinesCreated()
+	for i := range calls {
+		if got := call(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`, i+2)); !strings.Contains(got, "echo hi") {
+			t.Fatalf("call %d: %s", i, got)
+		}
+	}
+	if n := goroutinesCreated() - before; n > calls/2 {
+		t.Errorf("%d goroutines created by %d quick calls, one after the other; want far fewer than one per call", n, calls)
+	}
+	inW.Close()
+	for lines.Scan() {
+	}
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func goroutinesCreated() uint64 {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

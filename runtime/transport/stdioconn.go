@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -101,19 +102,30 @@ func (c *stdioConn) readLoop() {
 		c.track(msg)
 		if answer := c.answerDirect(msg); answer != nil {
 			// The call is answered here, on the thread that is awake
-			// and holds what it read, and a new goroutine reads on;
-			// handing the call to a new goroutine instead would add a
-			// thread's wake-up to every answer while this one blocks
-			// in the next read.
-			go c.readLoop()
+			// and holds what it read: handing it to a new goroutine
+			// would add a thread's wake-up to every answer. Once it is
+			// answered this goroutine reads on, unless the call lasted
+			// longer than readOnAfter: a new reader has then started,
+			// so that a long call holds up neither the calls nor the
+			// cancellations behind it. Starting that reader at once
+			// would also wake a thread per call, on the way to its
+			// answer.
+			reader := time.AfterFunc(readOnAfter, c.readLoop)
 			answer()
-			return
+			if !reader.Stop() {
+				return // the new reader reads on
+			}
+			continue
 		}
 		if !c.deliver(readResult{msg: msg}) {
 			return
 		}
 	}
 }
+
+// readOnAfter is how long a call answered by a reader may run before
+// another reader starts.
+const readOnAfter = time.Millisecond
 
 func (c *stdioConn) deliver(r readResult) bool {
 	select {
