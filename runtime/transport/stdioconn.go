@@ -72,10 +72,10 @@ func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 func (c *stdioConn) readLoop() {
 	// Each call is answered on the goroutine that read it, and a new one
-	// reads on (below): grown now, while its stack holds one frame, a
-	// reader decodes its message and answers its call without growing
-	// again, where it would copy the frames of the JSON decoder, then
-	// those of the call (presized).
+	// reads on if the call runs long (below): grown now, while its stack
+	// holds one frame, a reader decodes its messages and answers its
+	// calls without growing again, where it would copy the frames of the
+	// JSON decoder, then those of the call (presized).
 	growStack()
 	for {
 		line, err := c.frames.next()
