@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -175,49 +176,15 @@ func TestStdioReadsWhileCallsRun(t *testing.T) {
     args: [{name: text}]
     content: [{text: "echo {{ .args.text }}"}]
 `, nil)
-	inR, inW, err := os.Pipe() // writes do not wait for the server to read
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW := io.Pipe()
+	c := startStdio(t, srv)
 	released := false
 	defer func() { // on failure too: let the server end
 		if !released {
 			close(p.release)
 		}
-		inW.Close()
+		c.in.Close()
 	}()
-	served := make(chan error, 1)
-	go func() {
-		served <- transport.ServeStdio(context.Background(), srv, inR, outW, transport.StdioOptions{})
-		outW.Close()
-	}()
-	out := make(chan string, 16)
-	go func() {
-		defer close(out)
-		for lines := bufio.NewScanner(outR); lines.Scan(); {
-			out <- lines.Text()
-		}
-	}()
-	send := func(msg string) {
-		t.Helper()
-		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	next := func() string {
-		t.Helper()
-		select {
-		case l, ok := <-out:
-			if !ok {
-				t.Fatal("no more output")
-			}
-			return l
-		case <-time.After(10 * time.Second):
-			t.Fatal("no answer in 10s")
-			return ""
-		}
-	}
+	send, next := c.send, c.next
 	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
 	next()
 	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
@@ -241,14 +208,7 @@ func TestStdioReadsWhileCallsRun(t *testing.T) {
 	}
 	close(p.release)
 	released = true
-	inW.Close()
-	var rest []string
-	for l := range out {
-		rest = append(rest, l)
-	}
-	if err := <-served; err != nil {
-		t.Fatal(err)
-	}
+	rest := c.end()
 	var answered bool
 	for _, l := range rest {
 		answered = answered || strings.Contains(l, `"id":3`) && strings.Contains(l, "probe ran")
@@ -267,31 +227,15 @@ func TestStdioReadsWhileCallsRun(t *testing.T) {
 // woke a thread on the way to every answer.
 func TestStdioQuickCallsStartNoReader(t *testing.T) {
 	srv, _ := build(t, nil, stepsConfig, nil)
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW := io.Pipe()
-	served := make(chan error, 1)
-	go func() {
-		served <- transport.ServeStdio(context.Background(), srv, inR, outW, transport.StdioOptions{})
-		outW.Close()
-	}()
-	lines := bufio.NewScanner(outR)
+	c := startStdio(t, srv)
+	defer c.in.Close() // on failure too: let the server end
 	call := func(msg string) string {
 		t.Helper()
-		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
-			t.Fatal(err)
-		}
-		if !lines.Scan() {
-			t.Fatalf("no answer to %s", msg)
-		}
-		return lines.Text()
+		c.send(msg)
+		return c.next()
 	}
 	call(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
-		t.Fatal(err)
-	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	const calls = 200
 	slow := 0 // calls that may have run long enough for a new reader (under -race, on a busy machine)
 	before := goroutinesCreated()
@@ -307,12 +251,75 @@ func TestStdioQuickCallsStartNoReader(t *testing.T) {
 	if n := goroutinesCreated() - before; n > uint64(slow+calls/4) {
 		t.Errorf("%d goroutines created by %d quick calls, one after the other (%d took 1 ms or more); want about one per slow call at most", n, calls, slow)
 	}
-	inW.Close()
-	for lines.Scan() {
-	}
-	if err := <-served; err != nil {
+	c.end()
+}
+
+// stdioClient talks to ServeStdio over pipes, a line at a time.
+type stdioClient struct {
+	t      *testing.T
+	in     *os.File    // the server's input; writes do not wait for it to read
+	out    chan string // the server's output lines
+	served chan error  // what ServeStdio returned
+}
+
+// startStdio serves srv on stdio pipes until the client's input is closed.
+func startStdio(t *testing.T, srv *runtime.Server) *stdioClient {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
+	outR, outW := io.Pipe()
+	c := &stdioClient{t: t, in: inW, out: make(chan string, 16), served: make(chan error, 1)}
+	go func() {
+		c.served <- transport.ServeStdio(context.Background(), srv, inR, outW, transport.StdioOptions{})
+		outW.Close()
+	}()
+	go func() {
+		defer close(c.out)
+		for lines := bufio.NewScanner(outR); lines.Scan(); {
+			c.out <- lines.Text()
+		}
+	}()
+	return c
+}
+
+// send writes msg as one line of input.
+func (c *stdioClient) send(msg string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, msg+"\n"); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// next returns the next line of output, failing after 10 s without one.
+func (c *stdioClient) next() string {
+	c.t.Helper()
+	select {
+	case l, ok := <-c.out:
+		if !ok {
+			c.t.Fatal("no more output")
+		}
+		return l
+	case <-time.After(10 * time.Second):
+		c.t.Fatal("no answer in 10s")
+	}
+	return ""
+}
+
+// end closes the input and returns the rest of the output, once the
+// server has ended without an error.
+func (c *stdioClient) end() []string {
+	c.t.Helper()
+	c.in.Close()
+	var rest []string
+	for l := range c.out {
+		rest = append(rest, l)
+	}
+	if err := <-c.served; err != nil {
+		c.t.Fatal(err)
+	}
+	return rest
 }
 
 func goroutinesCreated() uint64 {
