@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/expr-lang/expr"
@@ -79,7 +78,7 @@ func TestFetchAsTheVM(t *testing.T) {
 			want, wantErr := expr.Run(p, v)
 			got, gotErr := run(p, path, src, v)
 			if (wantErr != nil) != (gotErr != nil) || !cmp.Equal(want, got) {
-				t.Errorf("%s with %v: run gives %#v, %v; the VM %#v, %v", src, fmt.Sprint(v), got, gotErr, want, wantErr)
+				t.Errorf("%s with %v: run gives %#v, %v; the VM %#v, %v", src, v, got, gotErr, want, wantErr)
 			}
 		}
 	}
