@@ -129,11 +129,17 @@ func (l *Live) dispatch(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		defer g.release()
 		res, err := g.handler(context.WithValue(ctx, liveKey{}, g.s), method, req)
+		// A refused initialize or discover (a duplicate) comes back as a
+		// typed nil with its error: there is nothing to trim.
 		switch r := res.(type) {
 		case *mcp.InitializeResult:
-			g.s.trimCapabilities(r.Capabilities)
+			if r != nil {
+				g.s.trimCapabilities(r.Capabilities)
+			}
 		case *mcp.DiscoverResult:
-			g.s.trimCapabilities(r.Capabilities)
+			if r != nil {
+				g.s.trimCapabilities(r.Capabilities)
+			}
 		}
 		return res, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
@@ -85,6 +86,7 @@ func (s *Server) startTasks(store task.Store) {
 	for _, t := range s.tools {
 		if t.task != "" {
 			s.taskOpts.Store = store
+			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
 			s.tasks = task.NewManager(s.taskOpts)
 			s.closers = append(s.closers, s.tasks)
 			return

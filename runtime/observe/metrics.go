@@ -47,6 +47,7 @@ type Metrics struct {
 	limited  *prometheus.CounterVec
 	busy     *prometheus.CounterVec
 	cache    *prometheus.CounterVec
+	panics   *prometheus.CounterVec
 
 	// series hold the counter and histogram of each label set of a tool
 	// call ([2]string{tool, outcome}) and of a backend request
@@ -90,6 +91,7 @@ func NewMetrics() *Metrics {
 	m.limited = m.counter("mcpgen_rate_limited_total", "Tool calls refused by a rate limit, by tool and scope (per_caller, global).", "tool", "scope")
 	m.busy = m.counter("mcpgen_concurrency_refused_total", "Tool calls refused after waiting for a concurrency slot, by limit (tool, backend) and name.", "limit", "name")
 	m.cache = m.counter("mcpgen_cache_requests_total", "Lookups of cached tool results, by tool and result (hit, miss).", "tool", "result")
+	m.panics = m.counter("mcpgen_panics_total", "Requests whose handling panicked (a bug, answered as an internal error), by method; tasks count as the method that started them.", "method")
 	m.reg.MustRegister(m.inFlight)
 	return m
 }
@@ -164,6 +166,13 @@ func Method(method string) string {
 func (m *Metrics) Request(method, outcome string) {
 	if m != nil {
 		m.requests.WithLabelValues(Method(method), outcome).Inc()
+	}
+}
+
+// Panic counts one request whose handling panicked.
+func (m *Metrics) Panic(method string) {
+	if m != nil {
+		m.panics.WithLabelValues(Method(method)).Inc()
 	}
 }
 

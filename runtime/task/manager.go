@@ -30,6 +30,10 @@ type Options struct {
 	// SweepEvery is how often expired tasks are deleted; TTL/10, at least
 	// a second, when zero.
 	SweepEvery time.Duration
+	// Panicked, if set, is told of a panic in a task's work, in the
+	// deferred function that recovered it (so the stack is the work's);
+	// the task fails with an internal error either way.
+	Panicked func(method string, v any)
 }
 
 // Outcome is how the work of a task ended: a result or a JSON-RPC error.
@@ -95,18 +99,18 @@ func (m *Manager) Start(ctx context.Context, owner, method string, params json.R
 	m.running[t.ID] = cancel
 	m.mu.Unlock()
 	h := &Handle{m: m, id: t.ID, changed: changed}
-	go m.run(wctx, cancel, h, work)
+	go m.run(wctx, cancel, h, method, work)
 	return t.clone(), nil
 }
 
-func (m *Manager) run(ctx context.Context, cancel context.CancelFunc, h *Handle, work Work) {
+func (m *Manager) run(ctx context.Context, cancel context.CancelFunc, h *Handle, method string, work Work) {
 	defer func() {
 		m.mu.Lock()
 		delete(m.running, h.id)
 		m.mu.Unlock()
 		cancel()
 	}()
-	out := work(ctx, h)
+	out := m.work(ctx, h, method, work)
 	t, err := m.store.Update(context.WithoutCancel(ctx), h.id, func(t *Task) error {
 		if t.Status.Terminal() {
 			return ErrTerminal // cancelled meanwhile: it stays cancelled
@@ -122,6 +126,21 @@ func (m *Manager) run(ctx context.Context, cancel context.CancelFunc, h *Handle,
 	if err == nil {
 		h.changedTo(t)
 	}
+}
+
+// work runs work; a panic in it is recovered, told to Options.Panicked,
+// and ends the task as failed with an internal error: it runs on a
+// goroutine of its own, where a panic would end the process.
+func (m *Manager) work(ctx context.Context, h *Handle, method string, work Work) (out Outcome) {
+	defer func() {
+		if v := recover(); v != nil {
+			if m.opts.Panicked != nil {
+				m.opts.Panicked(method, v)
+			}
+			out = Outcome{Error: &Error{Code: -32603, Message: "internal error"}}
+		}
+	}()
+	return work(ctx, h)
 }
 
 // Get returns owner's task id, or ErrNotFound.

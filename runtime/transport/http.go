@@ -206,6 +206,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	h.extraMethods = s.ExtraMethods()
 	h.mcp = s.MCP()
 	h.mcp.AddReceivingMiddleware(safeErrors, h.limits.middleware, h.calls.middleware, incoming)
+	h.mcp.AddReceivingMiddleware(recovering(s.Logger(), s.Observer().Metrics)) // outermost
 	getServer := func(*http.Request) *mcp.Server { return h.mcp }
 	// 2026-07-28 requests: every one on its own; a call stops when its
 	// client goes away.
@@ -259,6 +260,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 // body size (413), then the credential of a request to the MCP endpoint,
 // then routes the request.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer h.answerPanic(w)
 	r.Header.Del(callHeader)
 	if !probePaths[r.URL.Path] {
 		if err := h.guard.check(r); err != nil {

@@ -97,6 +97,14 @@ func build(t testing.TB, reg *handlers.Registry, config string, files map[string
 func serve(t testing.TB, reg *handlers.Registry, config string, files map[string]string, opts transport.HTTPOptions) (*transport.HTTPHandler, string, string) {
 	t.Helper()
 	srv, dir := build(t, reg, config, files)
+	h, url := serveServer(t, srv, opts)
+	return h, url, dir
+}
+
+// serveServer serves srv over Streamable HTTP on loopback and returns the
+// handler and the base URL.
+func serveServer(t testing.TB, srv *runtime.Server, opts transport.HTTPOptions) (*transport.HTTPHandler, string) {
+	t.Helper()
 	h := transport.NewHTTPHandler(srv, opts)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -104,7 +112,7 @@ func serve(t testing.TB, reg *handlers.Registry, config string, files map[string
 		ts.CloseClientConnections()
 		ts.Close()
 	})
-	return h, ts.URL, dir
+	return h, ts.URL
 }
 
 func writeFile(t testing.TB, path, body string) {

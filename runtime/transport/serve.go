@@ -65,6 +65,7 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 	calls := newCallTracker(-1)
 	srv := s.MCP()
 	srv.AddReceivingMiddleware(presized, safeErrors, calls.middleware)
+	srv.AddReceivingMiddleware(recovering(s.Logger(), s.Observer().Metrics)) // outermost
 	conn := newStdioConn(in, out, opts.MaxMessage, s.Logger(), p)
 	ended := make(chan struct{})
 	conn.onEOF = func() {

@@ -2126,7 +2126,9 @@ func (ss *ServerSession) initialize(ctx context.Context, params *InitializeParam
 	})
 	if wasInit {
 		ss.server.opts.Logger.Error("duplicate initialize request")
-		return nil, fmt.Errorf("duplicate %q received", methodInitialize)
+		// A request the session's state makes invalid: -32600, not the
+		// internal error a plain error becomes.
+		return nil, fmt.Errorf("%w: duplicate %q received", jsonrpc2.ErrInvalidRequest, methodInitialize)
 	}
 
 	s := ss.server
