@@ -22,12 +22,15 @@ import (
 // fuzzServer is built once per fuzzing process: a config with a tool, a
 // prompt, a resource and a template, and no backend that could block.
 var fuzzServer = sync.OnceValue(func() *runtime.Server {
-	srv, ds := runtime.Compile([]string{writeFuzzConfig()}, load.Options{}, runtime.BuildOptions{})
+	srv, ds := runtime.Compile([]string{fuzzConfigPath()}, load.Options{}, runtime.BuildOptions{})
 	if ds.Errors() > 0 {
 		panic(ds)
 	}
 	return srv
 })
+
+// fuzzConfigPath is the fuzz config, written once per process.
+var fuzzConfigPath = sync.OnceValue(writeFuzzConfig)
 
 func writeFuzzConfig() string {
 	dir, err := os.MkdirTemp("", "mcpgen-fuzz-")

@@ -99,26 +99,28 @@ func buildBoom(t *testing.T, config string) (*runtime.Server, *observe.Metrics) 
 	return srv, m
 }
 
-// panics returns mcpgen_panics_total for method.
+// panics returns mcpgen_panics_total for method, or for all methods when
+// method is "".
 func panics(t *testing.T, m *observe.Metrics, method string) float64 {
 	t.Helper()
 	fams, err := m.Registry().Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
+	n := 0.0
 	for _, f := range fams {
 		if f.GetName() != "mcpgen_panics_total" {
 			continue
 		}
 		for _, s := range f.GetMetric() {
 			for _, l := range s.GetLabel() {
-				if l.GetName() == "method" && l.GetValue() == method {
-					return s.GetCounter().GetValue()
+				if l.GetName() == "method" && (method == "" || l.GetValue() == method) {
+					n += s.GetCounter().GetValue()
 				}
 			}
 		}
 	}
-	return 0
+	return n
 }
 
 // TestStdioSecondInitialize sends initialize twice on one stdio
