@@ -68,9 +68,9 @@ func sessionMessages(data []byte) (mode int, msgs []string) {
 // each transport, which used to end the process.
 func FuzzSessions(f *testing.F) {
 	for mode := range byte(3) {
-		f.Add([]byte{mode, 0, 1, 0, 2})     // initialize twice
-		f.Add([]byte{mode, 0, 1, 4, 5, 2})  // a call, its cancellation
-		f.Add([]byte{mode, 4, 0, 1, 6, 8})  // a call before initialize; the 2026 era
+		f.Add([]byte{mode, 0, 1, 0, 2})      // initialize twice
+		f.Add([]byte{mode, 0, 1, 4, 5, 2})   // a call, its cancellation
+		f.Add([]byte{mode, 4, 0, 1, 6, 8})   // a call before initialize; the 2026 era
 		f.Add([]byte{mode, 0, 7, 15, 16, 3}) // initialize in other forms
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
