@@ -59,7 +59,7 @@ func TestDecodeFrame(t *testing.T) {
 		{"notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil},
 		{"response", `{"jsonrpc":"2.0","id":3,"result":{}}`, nil},
 		{"negative id", `{"jsonrpc":"2.0","id":-4,"method":"ping"}`, nil},
-		{"not json", `hello`, &reply{"", jsonrpc.CodeParseError, msgParseError}},
+		{"not json", `hello`, &reply{"null", jsonrpc.CodeParseError, msgParseError}},
 		{"truncated with id", `{"jsonrpc":"2.0","id":5,"method":"ping"`, &reply{"5", jsonrpc.CodeParseError, msgParseError}},
 		{"version 1.0", `{"jsonrpc":"1.0","id":2,"method":"ping"}`, &reply{"2", jsonrpc.CodeInvalidRequest, msgVersion}},
 		{"no version", `{"id":2,"method":"ping"}`, &reply{"2", jsonrpc.CodeInvalidRequest, msgVersion}},

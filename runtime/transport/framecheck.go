@@ -118,7 +118,13 @@ func exactInt(tok []byte) (int64, bool) {
 func classify(line []byte, fi frameInfo) *frameError {
 	switch {
 	case !json.Valid(line):
-		return &frameError{id: scalarID(fi.id), code: jsonrpc.CodeParseError, message: msgParseError}
+		// JSON-RPC 2.0 §5: when the id cannot be read, as in a parse
+		// error, the error's id is null.
+		id := scalarID(fi.id)
+		if id == nil {
+			id = json.RawMessage("null")
+		}
+		return &frameError{id: id, code: jsonrpc.CodeParseError, message: msgParseError}
 	case fi.array:
 		return &frameError{id: nil, code: jsonrpc.CodeInvalidRequest, message: msgBatch}
 	}
