@@ -7,7 +7,7 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/mcpgen/mcpgen/configtest"
+	"github.com/mcpgen/mcpgen/runtime/configtest"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 )
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/configtest"
+	"github.com/mcpgen/mcpgen/runtime/configtest"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 )
 
