@@ -42,7 +42,7 @@ func runCompleter(ctx context.Context, h handlers.Handler, call *handlers.Call) 
 	if err != nil {
 		return nil, err
 	}
-	text := contentText(res.Content)
+	text := res.Text()
 	if res.IsError {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: text}
 	}

@@ -169,7 +169,7 @@ func (s *Server) waitUntil(ctx context.Context, st *step, data map[string]any, s
 			if res.Structured != nil {
 				return res.Structured, nil
 			}
-			return contentText(res.Content), nil
+			return res.Text(), nil
 		}
 		if err := sleep(ctx, st.every); err != nil {
 			if parent.Err() == nil {

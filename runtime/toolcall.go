@@ -201,12 +201,12 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		}
 		data["result"] = res.Structured
 		if res.Structured == nil {
-			data["result"] = contentText(res.Content) // a text result, for templates
+			data["result"] = res.Text() // a text result, for templates
 		}
 	}
 	out := &mcp.CallToolResult{IsError: t.isError}
 	if res != nil {
-		out.Content, out.IsError = res.Content, res.IsError
+		out.Content, out.IsError = mcpContent(res.Content), res.IsError
 		if res.Structured == nil && !res.IsError && t.out != nil {
 			return errorResult("the tool declares an output schema but its result has no structured content")
 		}
