@@ -9,11 +9,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // block is one compiled content block.
