@@ -8,6 +8,9 @@ ARG VERSION=""
 ARG COMMIT=""
 ARG DATE=""
 WORKDIR /src
+# The dependencies first, in a layer of their own that a change of source
+# keeps: go.mod and go.sum name them all (the go-sdk copy in
+# runtime/internal/gosdk is part of this module, not a module of its own).
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .

@@ -85,7 +85,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A Kind is one backend: the name used as `kind:` in the config and the
@@ -339,7 +338,7 @@ func (Nop) Progress(context.Context, float64, float64, string) {}
 type Result struct {
 	// Content blocks of the result. When empty, runtime renders Structured
 	// as pretty JSON text.
-	Content []mcp.Content
+	Content []Content
 	// Structured is the result as data (structuredContent), validated
 	// against the tool's output schema when it has one. Nil for none.
 	Structured any
@@ -358,11 +357,6 @@ func Object(x any) map[string]any {
 		return map[string]any{"items": x}
 	}
 	return map[string]any{"value": x}
-}
-
-// TextResult returns a result of one text block.
-func TextResult(text string) *Result {
-	return &Result{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
 }
 
 // Registry holds the known backend kinds.

@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MCP Apps (SEP-1865): a tool names a ui:// resource holding an HTML page,

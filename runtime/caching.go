@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Caching hints (`ttlMs`, `cacheScope`) tell 2026-07-28 clients how long

@@ -130,11 +130,11 @@ func callOnce(ctx context.Context, st *step, c *handlers.Call, which string) (an
 	case err != nil:
 		return nil, fmt.Errorf("step %s%s: %w", st.key, which, err)
 	case res.IsError:
-		return nil, fmt.Errorf("step %s%s: %s", st.key, which, contentText(res.Content))
+		return nil, fmt.Errorf("step %s%s: %s", st.key, which, res.Text())
 	case res.Structured != nil:
 		return res.Structured, nil
 	}
-	return map[string]any{"text": contentText(res.Content)}, nil
+	return map[string]any{"text": res.Text()}, nil
 }
 
 // dryRunSteps describes the requests of a tool's call steps. A request

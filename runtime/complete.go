@@ -6,9 +6,9 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // completeArgs types the `args` of a completion handler: the text typed so
@@ -42,7 +42,7 @@ func runCompleter(ctx context.Context, h handlers.Handler, call *handlers.Call) 
 	if err != nil {
 		return nil, err
 	}
-	text := contentText(res.Content)
+	text := res.Text()
 	if res.IsError {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: text}
 	}

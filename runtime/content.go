@@ -8,11 +8,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // block is one compiled content block.
@@ -198,4 +199,35 @@ func (blk *block) render(data map[string]any) (mcp.Content, error) {
 		rc.Blob = blk.data
 	}
 	return &mcp.EmbeddedResource{Resource: rc}, nil
+}
+
+// mcpContent is the one place where a handler's content blocks become the
+// protocol's. A result of one text block, the usual one, is allocated
+// together with its list.
+func mcpContent(cs []handlers.Content) []mcp.Content {
+	switch {
+	case len(cs) == 0:
+		return nil
+	case len(cs) == 1 && cs[0].Kind == handlers.KindText:
+		c := &struct {
+			list [1]mcp.Content
+			text mcp.TextContent
+		}{text: mcp.TextContent{Text: cs[0].Text}}
+		c.list[0] = &c.text
+		return c.list[:]
+	}
+	out := make([]mcp.Content, len(cs))
+	for i, c := range cs {
+		switch c.Kind {
+		case handlers.KindImage:
+			out[i] = &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType}
+		case handlers.KindAudio:
+			out[i] = &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType}
+		case handlers.KindResource:
+			out[i] = &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Blob: c.Data}}
+		default:
+			out[i] = &mcp.TextContent{Text: c.Text}
+		}
+	}
+	return out
 }

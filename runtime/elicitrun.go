@@ -12,9 +12,9 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // URL-mode elicitation (2025-11-25): the user is sent to a web page; the
@@ -169,7 +169,7 @@ func (s *Server) waitUntil(ctx context.Context, st *step, data map[string]any, s
 			if res.Structured != nil {
 				return res.Structured, nil
 			}
-			return contentText(res.Content), nil
+			return res.Text(), nil
 		}
 		if err := sleep(ctx, st.every); err != nil {
 			if parent.Err() == nil {

@@ -10,10 +10,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/vincent-petithory/dataurl"
 )
 

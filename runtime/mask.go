@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // masker hides credentials in results: a tool's output, a resource's

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // At 2026-07-28 a server asks its client nothing by itself: a call whose

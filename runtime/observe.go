@@ -5,8 +5,8 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/observe"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // observeMiddleware is the outermost of the server's own middleware: for

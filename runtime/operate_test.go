@@ -13,9 +13,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // gate is a test kind whose calls wait until the gate opens; its named

@@ -9,8 +9,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // getPrompt answers prompts/get: the prompt's messages rendered with the

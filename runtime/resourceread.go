@@ -11,9 +11,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // What happens on resources/read: the go-sdk finds the resource or the
@@ -130,7 +130,7 @@ func (s *Server) readHandler(ctx context.Context, res *resource, args, steps map
 		return err
 	}
 	if out.IsError {
-		return errors.New(contentText(out.Content))
+		return errors.New(out.Text())
 	}
 	if out.Structured != nil {
 		rc.Text = eval.Format(out.Structured)
@@ -140,15 +140,13 @@ func (s *Server) readHandler(ctx context.Context, res *resource, args, steps map
 		return nil
 	}
 	for _, c := range out.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
+		switch c.Kind {
+		case handlers.KindText:
 			rc.Text += c.Text
-		case *mcp.ImageContent:
+		case handlers.KindImage, handlers.KindAudio:
 			rc.Blob, rc.MIMEType = c.Data, c.MIMEType
-		case *mcp.AudioContent:
-			rc.Blob, rc.MIMEType = c.Data, c.MIMEType
-		case *mcp.EmbeddedResource:
-			rc.Text, rc.Blob, rc.MIMEType = c.Resource.Text, c.Resource.Blob, c.Resource.MIMEType
+		case handlers.KindResource:
+			rc.Text, rc.Blob, rc.MIMEType = c.Text, c.Data, c.MIMEType
 		}
 	}
 	return nil

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // DefaultMaxResult caps the text of a tool's result when the config sets

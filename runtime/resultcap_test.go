@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const capConfig = `version: 1

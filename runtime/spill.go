@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // A tool with `overflow: pages` does not lose what is over its

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/templates"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // stepSession is what steps need from the session that made a call.

@@ -7,9 +7,9 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/spec/suggest"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // What happens on tools/call, in order: callTool finds the tool, call
@@ -201,12 +201,12 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		}
 		data["result"] = res.Structured
 		if res.Structured == nil {
-			data["result"] = contentText(res.Content) // a text result, for templates
+			data["result"] = res.Text() // a text result, for templates
 		}
 	}
 	out := &mcp.CallToolResult{IsError: t.isError}
 	if res != nil {
-		out.Content, out.IsError = res.Content, res.IsError
+		out.Content, out.IsError = mcpContent(res.Content), res.IsError
 		if res.Structured == nil && !res.IsError && t.out != nil {
 			return errorResult("the tool declares an output schema but its result has no structured content")
 		}

@@ -5,8 +5,8 @@ import (
 	"encoding/base64"
 	"strconv"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // toolsPageSize is how many tools one tools/list page holds, as the go-sdk's

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/configtest"
+	"github.com/mcpgen/mcpgen/runtime/configtest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // argFlags collects repeated --arg name=value flags.
@@ -55,7 +54,7 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
-	printResult(std, res)
+	runtime.PrintResult(std.out, std.err, res)
 	if res.IsError {
 		return exitError
 	}
@@ -87,31 +86,4 @@ func callArgs(srv *runtime.Server, tool, rawJSON string, argv []string) ([]byte,
 		args[name] = v
 	}
 	return json.Marshal(args)
-}
-
-// printResult prints text blocks as they are and other blocks as a line
-// saying what they hold; structured content without text as JSON.
-func printResult(std stdio, res *mcp.CallToolResult) {
-	w := std.out
-	if res.IsError {
-		w = std.err
-	}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			fmt.Fprintln(w, strings.TrimRight(c.Text, "\n"))
-		case *mcp.ImageContent:
-			fmt.Fprintf(w, "[image %s, %d bytes]\n", c.MIMEType, len(c.Data))
-		case *mcp.AudioContent:
-			fmt.Fprintf(w, "[audio %s, %d bytes]\n", c.MIMEType, len(c.Data))
-		case *mcp.ResourceLink:
-			fmt.Fprintf(w, "[resource link %s]\n", c.URI)
-		case *mcp.EmbeddedResource:
-			if c.Resource.Text != "" {
-				fmt.Fprintf(w, "[resource %s]\n%s\n", c.Resource.URI, c.Resource.Text)
-			} else {
-				fmt.Fprintf(w, "[resource %s, %s, %d bytes]\n", c.Resource.URI, c.Resource.MIMEType, len(c.Resource.Blob))
-			}
-		}
-	}
 }

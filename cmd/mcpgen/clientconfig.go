@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/pack"
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/pack"
 )
 
 func runClientConfig(_ context.Context, args []string, std stdio) int {

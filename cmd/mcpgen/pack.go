@@ -12,8 +12,8 @@ import (
 	goruntime "runtime"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/pack"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
-	"github.com/mcpgen/mcpgen/pack"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"

@@ -7,8 +7,8 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/mcpgen/mcpgen/configtest"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime/configtest"
 )
 
 func runTest(ctx context.Context, args []string, std stdio) int {

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxErrors is how many GraphQL errors a message lists.
@@ -64,7 +63,7 @@ func (h *handler) respond(ctx context.Context, c *handlers.Call, res *handlers.R
 		if err != nil {
 			return nil, h.fail("result: %v", err)
 		}
-		out.Content = []mcp.Content{&mcp.TextContent{Text: string(text)}, &mcp.TextContent{Text: h.redact(note)}}
+		out.Content = []handlers.Content{{Text: string(text)}, {Text: h.redact(note)}}
 	}
 	return out, nil
 }
@@ -88,8 +87,8 @@ func allNull(data any) bool {
 // truncated: ...", or "".
 func truncation(res *handlers.Result) string {
 	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(t.Text, "[truncated: ") {
-			return "was truncated: " + strings.TrimSuffix(strings.TrimPrefix(t.Text, "[truncated: "), "]")
+		if c.Kind == handlers.KindText && strings.HasPrefix(c.Text, "[truncated: ") {
+			return "was truncated: " + strings.TrimSuffix(strings.TrimPrefix(c.Text, "[truncated: "), "]")
 		}
 	}
 	return ""
@@ -145,8 +144,8 @@ func summary(body any) string {
 func contentText(res *handlers.Result) string {
 	var parts []string
 	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
+		if c.Kind == handlers.KindText {
+			parts = append(parts, c.Text)
 		} else {
 			parts = append(parts, "a binary body")
 		}

@@ -5,6 +5,9 @@ package handlertest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -69,28 +73,60 @@ func DiagnoseFile(t testing.TB, reg *handlers.Registry, path string) load.Diagno
 	return ds
 }
 
-// Call calls tool with JSON arguments and returns the result.
+// Call calls tool with JSON arguments and returns the result as a client
+// reads it (see CallTool).
 func Call(t testing.TB, ctx context.Context, srv *runtime.Server, tool, args string) *mcp.CallToolResult {
 	t.Helper()
-	res, err := srv.CallTool(ctx, tool, []byte(args), nil)
+	res, err := CallTool(ctx, srv, tool, []byte(args), nil)
 	if err != nil {
 		t.Fatalf("calling %s: %v", tool, err)
 	}
 	return res
 }
 
-// Client connects an MCP client to srv in memory; both ends are closed
-// when the test ends.
+// CallTool calls tool on srv as `mcpgen call` does, with n hearing its
+// notifications, and returns the result as a client reads it: encoded as
+// on the wire and decoded by the unmodified go-sdk, not mcpgen's copy.
+// Only the structured content is the value the tool made, so that tests
+// see its Go types (int64, not the float64 a JSON decoder makes).
+func CallTool(ctx context.Context, srv *runtime.Server, tool string, args []byte, n handlers.Notifier) (*mcp.CallToolResult, error) {
+	res, err := srv.CallTool(ctx, tool, args, n)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result of %s: %w", tool, err)
+	}
+	out := new(mcp.CallToolResult)
+	if err := json.Unmarshal(data, out); err != nil {
+		return nil, fmt.Errorf("decoding the result of %s: %w", tool, err)
+	}
+	out.StructuredContent = res.StructuredContent
+	return out, nil
+}
+
+// Client connects the unmodified go-sdk's client to srv (see Connect).
 func Client(t testing.TB, srv *runtime.Server) *mcp.ClientSession {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	return Connect(t, srv, mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil), nil)
+}
+
+// Connect connects client, of the unmodified go-sdk, to srv over a pipe
+// served as `mcpgen serve` serves stdio; both ends are closed when the test
+// ends.
+func Connect(t testing.TB, srv *runtime.Server, client *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	serverEnd, clientEnd := net.Pipe()
+	served := make(chan error, 1)
+	go func() { served <- transport.ServeStdio(ctx, srv, serverEnd, serverEnd, transport.StdioOptions{}) }()
+	t.Cleanup(func() {
+		cancel()
+		_ = serverEnd.Close()
+		<-served
+	})
+	cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientEnd, Writer: clientEnd}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"io"
 	"net/http"
 	"os"
@@ -48,7 +49,7 @@ func TestCRMExample(t *testing.T) {
 	ctx := context.Background()
 	callText := func(name, args string, ok bool) string {
 		t.Helper()
-		res, err := s.CallTool(ctx, name, []byte(args), nil)
+		res, err := handlertest.CallTool(ctx, s, name, []byte(args), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

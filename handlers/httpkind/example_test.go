@@ -140,7 +140,7 @@ func TestExampleAttachmentAndResource(t *testing.T) {
 	if diff := cmp.Diff([]mcp.Content{&mcp.ImageContent{Data: []byte(pngBytes), MIMEType: "image/png"}}, res.Content); diff != "" {
 		t.Errorf("attachment (-want +got):\n%s", diff)
 	}
-	cs := session(t, srv)
+	cs := handlertest.Client(t, srv)
 	rr, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "tracker://tickets/T-2"})
 	if err != nil {
 		t.Fatal(err)

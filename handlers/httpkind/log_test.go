@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,7 +55,7 @@ var durationRE = regexp.MustCompile(`(in |after )[0-9.]+(ns|µs|ms|s|m)+`)
 func callLogged(t *testing.T, s *runtime.Server, args string) (*logs, bool) {
 	t.Helper()
 	l := &logs{}
-	res, err := s.CallTool(context.Background(), "t", []byte(args), l)
+	res, err := handlertest.CallTool(context.Background(), s, "t", []byte(args), l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,19 +249,7 @@ func TestRetryLogsReachAnMCPClient(t *testing.T) {
 // the log notifications it receives to logs.
 func clientSession(t *testing.T, s *runtime.Server, version string, logs chan<- *mcp.LoggingMessageParams) *mcp.ClientSession {
 	t.Helper()
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) { logs <- req.Params }})
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return handlertest.Connect(t, s, client, &mcp.ClientSessionOptions{ProtocolVersion: version})
 }

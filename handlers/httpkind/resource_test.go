@@ -6,27 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// session connects an in-memory client to srv.
-func session(t *testing.T, srv *runtime.Server) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
 
 func TestResources(t *testing.T) {
 	t.Parallel()
@@ -45,7 +27,7 @@ func TestResources(t *testing.T) {
 		"resources:\n  - uri: kb://status\n    name: status\n    mime_type: text/plain\n    handler: {backend: kb, path: /status}\n" +
 		"resource_templates:\n  - uri_template: kb://articles/{slug}\n    name: article\n" +
 		"    handler:\n      backend: kb\n      path: /articles/${{ args.slug }}\n      result: ${{ response.body }}\n"
-	cs := session(t, build(t, cfg))
+	cs := handlertest.Client(t, build(t, cfg))
 	for _, tt := range []struct {
 		uri  string
 		want *mcp.ResourceContents

@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
 )
 
@@ -216,7 +215,7 @@ func (h *handler) render(vars map[string]any, result any, raw []byte) (*handlers
 			text = fmt.Sprintf("HTTP %d %s (no content)", status, http.StatusText(int(status)))
 		}
 	}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+	res.Content = []handlers.Content{{Text: text}}
 	return res, nil
 }
 
@@ -226,7 +225,7 @@ func (h *handler) truncated(p *parsed) *handlers.Result {
 	text, _ := p.body.(string)
 	note := fmt.Sprintf("[truncated: the response is larger than %s; only the first %s were read]",
 		spec.Size(h.lim.maxResponse), spec.Size(h.lim.maxResponse))
-	return &handlers.Result{Content: []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: note}}}
+	return &handlers.Result{Content: []handlers.Content{{Text: text}, {Text: note}}}
 }
 
 // binary renders images and audio as such, anything else as an embedded
@@ -236,17 +235,16 @@ func (h *handler) binary(p *parsed) (*handlers.Result, error) {
 		return nil, fmt.Errorf("the response (%s) is larger than %s and was truncated; raise max_response to read it",
 			p.mediaType, spec.Size(h.lim.maxResponse))
 	}
-	var c mcp.Content
+	c := handlers.Content{Data: p.response.body, MIMEType: p.mediaType}
 	switch {
 	case strings.HasPrefix(p.mediaType, "image/"):
-		c = &mcp.ImageContent{Data: p.response.body, MIMEType: p.mediaType}
+		c.Kind = handlers.KindImage
 	case strings.HasPrefix(p.mediaType, "audio/"):
-		c = &mcp.AudioContent{Data: p.response.body, MIMEType: p.mediaType}
+		c.Kind = handlers.KindAudio
 	default:
 		u := *p.url
 		u.RawQuery = "" // it may hold an API key
-		c = &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: u.String(),
-			MIMEType: cmp.Or(p.mediaType, "application/octet-stream"), Blob: p.response.body}}
+		c.Kind, c.URI, c.MIMEType = handlers.KindResource, u.String(), cmp.Or(p.mediaType, "application/octet-stream")
 	}
-	return &handlers.Result{Content: []mcp.Content{c}}, nil
+	return &handlers.Result{Content: []handlers.Content{c}}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 )
 
 // hmacServer answers 200 when a request carries a valid webhook-style
@@ -47,7 +48,7 @@ func TestHMACSigning(t *testing.T) {
 	cfg := withBackend(srv.URL+"/api", hmacBackend,
 		tool("- {name: id}\n- {name: text}", "method: POST\npath: /notes/${{ args.id }}\nbody:\n  json: {text: '${{ args.text }}'}"))
 	s := buildEnv(t, cfg, map[string]string{"HOOK_SECRET": "hook-secret-1"})
-	res, err := s.CallTool(context.Background(), "t", []byte(`{"id": "a b", "text": "hi"}`), nil)
+	res, err := handlertest.CallTool(context.Background(), s, "t", []byte(`{"id": "a b", "text": "hi"}`), nil)
 	if err != nil || res.IsError {
 		t.Fatalf("the server refused the signature: %v %s", err, mustSucceed(t, res))
 	}
@@ -61,7 +62,7 @@ func TestHMACSigning(t *testing.T) {
 
 	// the wrong secret: the server refuses, and nothing secret is shown
 	s = buildEnv(t, cfg, map[string]string{"HOOK_SECRET": "wrong-secret-2"})
-	res, err = s.CallTool(context.Background(), "t", []byte(`{"id": "7", "text": "hi"}`), nil)
+	res, err = handlertest.CallTool(context.Background(), s, "t", []byte(`{"id": "7", "text": "hi"}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestAWSSigV4(t *testing.T) {
 `, tool("- {name: text}", "method: POST\npath: /prod/notes\nbody:\n  json: {text: '${{ args.text }}'}"))
 	s := buildEnv(t, cfg, map[string]string{"AWS_ACCESS_KEY_ID": creds.AccessKeyID,
 		"AWS_SECRET_ACCESS_KEY": creds.SecretAccessKey, "AWS_SESSION_TOKEN": creds.SessionToken})
-	res, err := s.CallTool(context.Background(), "t", []byte(`{"text": "hi"}`), nil)
+	res, err := handlertest.CallTool(context.Background(), s, "t", []byte(`{"text": "hi"}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +163,7 @@ func TestCredentialFromSeveralValues(t *testing.T) {
 		withBackend(srv.URL, "headers: "+header, tool("", "")), // the backend's, computed once
 	} {
 		s := buildEnv(t, cfg, map[string]string{"CRM_USER": "ann", "CRM_PASSWORD": "pw12"})
-		res, err := s.CallTool(context.Background(), "t", []byte(`{}`), nil)
+		res, err := handlertest.CallTool(context.Background(), s, "t", []byte(`{}`), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

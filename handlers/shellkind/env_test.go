@@ -112,7 +112,7 @@ func TestSecretsAreMasked(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := build(t, tool(nil, tt.handler+"\nenv: {TOKEN: '${MCPGEN_TEST_TOKEN}'}"))
 			var l logs
-			res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &l)
+			res, err := handlertest.CallTool(context.Background(), srv, "t", []byte(`{}`), &l)
 			if err != nil {
 				t.Fatal(err)
 			}

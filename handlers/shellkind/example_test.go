@@ -75,7 +75,7 @@ func TestExample(t *testing.T) {
 	}
 	t.Run("checksum_files", func(t *testing.T) {
 		var r progressRecorder
-		res, err := srv.CallTool(context.Background(), "checksum_files", []byte(`{"files": ["notes.txt", "src/main.go"]}`), &r)
+		res, err := handlertest.CallTool(context.Background(), srv, "checksum_files", []byte(`{"files": ["notes.txt", "src/main.go"]}`), &r)
 		if text := handlertest.Text(res); err != nil || res.IsError || lines(text) != 2 || !strings.HasSuffix(text, " src/main.go\n") {
 			t.Errorf("isError=%v %v, unexpected result:\n%s", res.IsError, err, text)
 		}

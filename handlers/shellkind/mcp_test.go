@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,17 +27,7 @@ func TestStderrReachesTheClient(t *testing.T) {
 			got = append(got, string(req.Params.Level)+" "+req.Params.Logger+" "+req.Params.Data.(string))
 		},
 	})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := handlertest.Connect(t, srv, client, nil)
 	// clients of protocol 2026-07-28 give the level with each request
 	//lint:ignore SA1019 see above
 	meta := mcp.Meta{mcp.MetaKeyLogLevel: "debug"}
@@ -80,17 +71,7 @@ progress: {pattern: '(?P<done>\d+)/(?P<total>\d+)'}`))
 				Progress: req.Params.Progress, Total: req.Params.Total, Message: req.Params.Message})
 		},
 	})
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := client.Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := handlertest.Connect(t, srv, client, nil)
 	params := &mcp.CallToolParams{Name: "t", Arguments: map[string]any{}}
 	params.SetProgressToken("tok")
 	if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {

@@ -123,7 +123,7 @@ func TestProcessGroupIsKilled(t *testing.T) {
 		pidFile := filepath.Join(t.TempDir(), "pid")
 		done := make(chan string)
 		go func() {
-			res, _ := srv.CallTool(context.Background(), "t", []byte(`{"pidfile": "`+pidFile+`"}`), nil)
+			res, _ := handlertest.CallTool(context.Background(), srv, "t", []byte(`{"pidfile": "`+pidFile+`"}`), nil)
 			done <- handlertest.Text(res)
 		}()
 		for range 100 {
@@ -137,7 +137,7 @@ func TestProcessGroupIsKilled(t *testing.T) {
 			t.Errorf("want a shutdown error, got %q", text)
 		}
 		checkGone(t, pidFile)
-		res, _ := srv.CallTool(context.Background(), "t", []byte(`{"pidfile": "`+pidFile+`"}`), nil)
+		res, _ := handlertest.CallTool(context.Background(), srv, "t", []byte(`{"pidfile": "`+pidFile+`"}`), nil)
 		if text := handlertest.Text(res); !res.IsError || !strings.Contains(text, "shutting down") {
 			t.Errorf("a call after Close: want a shutdown error, got %q", text)
 		}

@@ -87,7 +87,7 @@ progress: {lines: true}`,
 			t.Parallel()
 			srv := build(t, tool(nil, tt.handler))
 			var r progressRecorder
-			res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &r)
+			res, err := handlertest.CallTool(context.Background(), srv, "t", []byte(`{}`), &r)
 			if err != nil || res.IsError {
 				t.Fatalf("call failed: %v %q", err, handlertest.Text(res))
 			}
@@ -106,7 +106,7 @@ func TestSlowClientGetsMergedProgress(t *testing.T) {
 	srv := build(t, tool(nil, `script: 'seq 1 5000'
 progress: {lines: true}`))
 	r := progressRecorder{release: make(chan struct{}), last: make(chan struct{}), lastAt: 5000}
-	res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &r)
+	res, err := handlertest.CallTool(context.Background(), srv, "t", []byte(`{}`), &r)
 	if err != nil || res.IsError || !strings.HasSuffix(handlertest.Text(res), "\n5000\n") {
 		t.Fatalf("want the whole output, got %v %q", err, handlertest.Text(res))
 	}

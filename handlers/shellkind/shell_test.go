@@ -130,7 +130,7 @@ func TestStderrIsLogged(t *testing.T) {
 	t.Parallel()
 	srv := build(t, tool(nil, "command: [./fail.sh]"))
 	var l logs
-	if _, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &l); err != nil {
+	if _, err := handlertest.CallTool(context.Background(), srv, "t", []byte(`{}`), &l); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"DEBUG warming up", "DEBUG disk on fire"}
@@ -234,7 +234,7 @@ func TestStderrLimits(t *testing.T) {
   i=0; while [ $i -lt 1500 ]; do echo "line $i" >&2; i=$((i+1)); done
   exit 2`))
 	var l logs
-	res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), &l)
+	res, err := handlertest.CallTool(context.Background(), srv, "t", []byte(`{}`), &l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func TestStuckClientDoesNotBlockTheCommand(t *testing.T) {
 	srv := build(t, tool(nil, "script: 'echo result; echo chatter >&2; echo more >&2'"))
 	s := stuck{release: make(chan struct{})}
 	defer close(s.release)
-	res, err := srv.CallTool(context.Background(), "t", []byte(`{}`), s)
+	res, err := handlertest.CallTool(context.Background(), srv, "t", []byte(`{}`), s)
 	if err != nil || res.IsError || handlertest.Text(res) != "result\n" {
 		t.Errorf("want the result, got %v %q", err, handlertest.Text(res))
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // BenchmarkOneRow calls a one-row query tool in process and reports its
@@ -52,7 +53,7 @@ tools:
 		t0 := time.Now()
 		res, err := srv.CallTool(ctx, "customer", args, nil)
 		if err != nil || res.IsError {
-			b.Fatal(err, handlertest.Text(res))
+			b.Fatal(err, runtime.ResultText(res))
 		}
 		t1 := time.Now()
 		if err := stmt.QueryRow(1).Scan(&id, &name, &city); err != nil {

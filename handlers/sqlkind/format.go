@@ -9,18 +9,18 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/handlers"
 )
 
-// textContent is s as the content of a result. The list and its one
-// element are allocated together.
-func textContent(s string) []mcp.Content {
-	c := &struct {
-		list [1]mcp.Content
-		text mcp.TextContent
-	}{text: mcp.TextContent{Text: s}}
-	c.list[0] = &c.text
-	return c.list[:]
+// textResult is a result of structured data and one text block. The
+// result and its block are allocated together.
+func textResult(structured any, s string) *handlers.Result {
+	r := &struct {
+		res  handlers.Result
+		list [1]handlers.Content
+	}{list: [1]handlers.Content{{Text: s}}}
+	r.res = handlers.Result{Structured: structured, Content: r.list[:]}
+	return &r.res
 }
 
 // text renders one statement's result in the handler's format, with a

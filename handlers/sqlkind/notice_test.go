@@ -57,7 +57,7 @@ func (r *recorder) split() (debug, other []logEntry) {
 func callLogged(t *testing.T, srv *runtime.Server, tool, args string) *recorder {
 	t.Helper()
 	rec := &recorder{}
-	res, err := srv.CallTool(context.Background(), tool, []byte(args), rec)
+	res, err := handlertest.CallTool(context.Background(), srv, tool, []byte(args), rec)
 	switch {
 	case err != nil:
 		t.Errorf("calling %s: %v", tool, err)
@@ -196,7 +196,7 @@ func TestPostgresNoticesAfterCancel(t *testing.T) {
 	for i := range 3 {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		first := &recorder{}
-		res, err := srv.CallTool(ctx, "noisy", []byte(`{"tag": "first", "pause": 2}`), first)
+		res, err := handlertest.CallTool(ctx, srv, "noisy", []byte(`{"tag": "first", "pause": 2}`), first)
 		cancel()
 		if err != nil || !res.IsError {
 			t.Fatalf("round %d: the canceled call succeeded: %v", i, err)

@@ -180,10 +180,10 @@ func (h *handler) result(results []*stepResult) (*handlers.Result, error) {
 			return nil, errNoRow
 		}
 		obj := r.object(0)
-		return &handlers.Result{Structured: obj, Content: textContent(formatJSON(obj))}, nil
+		return textResult(obj, formatJSON(obj)), nil
 	}
 	if len(results) == 1 {
-		return &handlers.Result{Structured: results[0].structured(), Content: textContent(h.text(results[0]))}, nil
+		return textResult(results[0].structured(), h.text(results[0])), nil
 	}
 	list := make([]any, len(results))
 	texts := make([]string, len(results))
@@ -191,6 +191,5 @@ func (h *handler) result(results []*stepResult) (*handlers.Result, error) {
 		list[i] = r.structured()
 		texts[i] = fmt.Sprintf("statement %d:\n%s", i+1, h.text(r))
 	}
-	return &handlers.Result{Structured: map[string]any{"results": list},
-		Content: textContent(strings.Join(texts, "\n\n"))}, nil
+	return textResult(map[string]any{"results": list}, strings.Join(texts, "\n\n")), nil
 }

@@ -7,7 +7,7 @@ import (
 	"context"
 	"slices"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	sdkauth "github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
 )
 
 // Caller is an authenticated client: the subject of a verified token or the

@@ -16,8 +16,8 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
+	sdkauth "github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
 	"github.com/mcpgen/mcpgen/spec"
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 const (

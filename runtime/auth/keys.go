@@ -10,7 +10,7 @@ import (
 
 	"github.com/MicahParks/keyfunc/v3"
 	"github.com/golang-jwt/jwt/v5"
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	sdkauth "github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
 	"golang.org/x/time/rate"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	sdkauth "github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
 )
 
 // NeedFunc returns the scopes one MCP request needs besides the guard's

@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	sdkauth "github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/oauthex"
 )
 
 // MetadataPrefix is where protected resource metadata lives (RFC 9728 §3).

@@ -3,7 +3,7 @@ package auth
 import (
 	"time"
 
-	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	sdkauth "github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
 )
 
 // callerExtra is the TokenInfo.Extra key holding the *Caller.

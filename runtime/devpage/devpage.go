@@ -22,8 +22,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Resources only `mcpgen dev` serves.

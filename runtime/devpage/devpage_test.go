@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestHandlerNeedsToken: the page and the MCP endpoint answer only under

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/redis/go-redis/v9"
 )
 

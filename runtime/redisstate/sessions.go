@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // Sessions is an mcp.SessionStore in Redis: the state of each stateful

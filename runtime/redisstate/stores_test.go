@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/task"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func limit(rate float64, burst int) ratelimit.Limit { return ratelimit.Limit{Rate: rate, Burst: burst} }

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // config is a config of the test kind with the given tools (name: wait).

@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // codeServerBusy is the JSON-RPC error of a call refused at a cap (the

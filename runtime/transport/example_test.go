@@ -11,11 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
-	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // serveExample serves examples/NAME/mcpgen.yaml over Streamable HTTP.
@@ -58,7 +57,7 @@ func TestConformanceExample(t *testing.T) {
 			`Elicitation completed: action=accept, content={"age":30,"name":"Jane","score":95.5,"status":"active","verified":true}`},
 	} {
 		res := callTool(t, ctx, cs, tt.tool, tt.args)
-		if got := handlertest.Text(res); got != tt.want {
+		if got := runtime.ResultText(res); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.tool, got, tt.want)
 		}
 	}
@@ -116,12 +115,12 @@ func TestTeamExample(t *testing.T) {
 		{"cancel_meeting", map[string]any{"meeting": "standup"}, "'standup' is cancelled."},
 		{"collect_feedback", nil, "Recorded: good (smooth)"},
 	} {
-		if got := handlertest.Text(callTool(t, ctx, cs, tt.tool, tt.args)); got != tt.want {
+		if got := runtime.ResultText(callTool(t, ctx, cs, tt.tool, tt.args)); got != tt.want {
 			t.Errorf("%s: got %q, want %q", tt.tool, got, tt.want)
 		}
 	}
 	answer.Store(&mcp.ElicitResult{Action: "decline"})
-	if got := handlertest.Text(callTool(t, ctx, cs, "collect_feedback", nil)); got != "No feedback given (decline)." {
+	if got := runtime.ResultText(callTool(t, ctx, cs, "collect_feedback", nil)); got != "No feedback given (decline)." {
 		t.Errorf("declined feedback: got %q", got)
 	}
 	answer.Store(&mcp.ElicitResult{Action: "accept", Content: map[string]any{"detail": "full"}})

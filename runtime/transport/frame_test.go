@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 )
 
 func TestScanFrame(t *testing.T) {

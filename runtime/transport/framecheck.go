@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 )
 
 // frameError is the reply to a frame that is not a valid JSON-RPC 2.0

@@ -14,9 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
-	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const stepsConfig = `
@@ -96,7 +96,7 @@ func TestHTTPConcurrentCallsOnOneSession(t *testing.T) {
 				errs <- err.Error()
 				return
 			}
-			if got := handlertest.Text(res); got != want {
+			if got := runtime.ResultText(res); got != want {
 				errs <- fmt.Sprintf("call %d: got %q, want %q", i, got, want)
 			}
 		})
@@ -174,7 +174,7 @@ func TestHTTPSamplingAnsweredByClient(t *testing.T) {
 		},
 	})
 	res := callTool(t, testCtx(t), cs, "ask_model", map[string]any{"topic": "gophers"})
-	if diff := cmp.Diff("model m1 said: gophers are great", handlertest.Text(res)); diff != "" {
+	if diff := cmp.Diff("model m1 said: gophers are great", runtime.ResultText(res)); diff != "" {
 		t.Errorf("result (-want +got):\n%s", diff)
 	}
 	want := &mcp.CreateMessageParams{MaxTokens: 50, SystemPrompt: "Be brief.",
@@ -209,7 +209,7 @@ func TestHTTPElicitation(t *testing.T) {
 				},
 			})
 			res := callTool(t, testCtx(t), cs, tt.tool, nil)
-			if got := handlertest.Text(res); got != tt.want || res.IsError != tt.isError {
+			if got := runtime.ResultText(res); got != tt.want || res.IsError != tt.isError {
 				t.Errorf("got %q (isError %v), want %q (isError %v)", got, res.IsError, tt.want, tt.isError)
 			}
 		})
@@ -249,7 +249,7 @@ func TestHTTPConfirmRunsNothingUnlessAccepted(t *testing.T) {
 				},
 			})
 			res := callTool(t, testCtx(t), cs, "drop_table", map[string]any{"table": "users"})
-			if got := handlertest.Text(res); got != tt.want {
+			if got := runtime.ResultText(res); got != tt.want {
 				t.Errorf("result %q, want %q", got, tt.want)
 			}
 			if res.IsError != (tt.ran == 0) || p.calls.Load() != tt.ran {
@@ -272,7 +272,7 @@ func TestHTTPDroppedStreamIsResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := callTool(t, ctx, cs, "reconnect", nil)
-	if got := handlertest.Text(res); got != "resumed" {
+	if got := runtime.ResultText(res); got != "resumed" {
 		t.Errorf("result %q, want %q", got, "resumed")
 	}
 	waitFor(t, "both log messages", func() bool { logs, _, _ := rec.snapshot(); return len(logs) >= 2 })
@@ -312,7 +312,7 @@ func TestHTTPCancellationReachesTheBackend(t *testing.T) {
 	}
 	waitFor(t, "the backend to see the cancellation", func() bool { return p.canceled.Load() == 1 })
 	close(p.release)
-	if got := handlertest.Text(callTool(t, testCtx(t), cs, "block", nil)); got != "probe ran" {
+	if got := runtime.ResultText(callTool(t, testCtx(t), cs, "block", nil)); got != "probe ran" {
 		t.Errorf("after a cancellation the session answers %q", got)
 	}
 }
@@ -393,7 +393,7 @@ func TestHTTPLegacySSE(t *testing.T) {
 	if v := cs.InitializeResult().ProtocolVersion; v != "2024-11-05" {
 		t.Errorf("negotiated %q, want 2024-11-05", v)
 	}
-	if got := handlertest.Text(callTool(t, ctx, cs, "echo", map[string]any{"text": "old"})); got != "echo old" {
+	if got := runtime.ResultText(callTool(t, ctx, cs, "echo", map[string]any{"text": "old"})); got != "echo old" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -407,7 +407,7 @@ func TestHTTPStateless(t *testing.T) {
 		},
 	})
 	ctx := testCtx(t)
-	if got := handlertest.Text(callTool(t, ctx, cs, "echo", map[string]any{"text": "x"})); got != "echo x" {
+	if got := runtime.ResultText(callTool(t, ctx, cs, "echo", map[string]any{"text": "x"})); got != "echo x" {
 		t.Errorf("got %q", got)
 	}
 	resp, err := http.Get(url + transport.SSEPath)
@@ -419,8 +419,8 @@ func TestHTTPStateless(t *testing.T) {
 		t.Errorf("legacy SSE endpoint in stateless mode: status %d, want 404", resp.StatusCode)
 	}
 	res := callTool(t, ctx, cs, "ask_user", nil)
-	if !res.IsError || !strings.Contains(handlertest.Text(res), "asking the user") {
-		t.Errorf("elicitation stateless: %q (isError %v), want an error result", handlertest.Text(res), res.IsError)
+	if !res.IsError || !strings.Contains(runtime.ResultText(res), "asking the user") {
+		t.Errorf("elicitation stateless: %q (isError %v), want an error result", runtime.ResultText(res), res.IsError)
 	}
 }
 
@@ -474,7 +474,7 @@ func TestHTTPProtocolVersions(t *testing.T) {
 			if res := cs.InitializeResult(); res != nil && res.ProtocolVersion != tt.version {
 				t.Errorf("negotiated %q", res.ProtocolVersion)
 			}
-			if got := handlertest.Text(callTool(t, ctx, cs, "echo", map[string]any{"text": "v"})); got != "echo v" {
+			if got := runtime.ResultText(callTool(t, ctx, cs, "echo", map[string]any{"text": "v"})); got != "echo v" {
 				t.Errorf("got %q", got)
 			}
 		})
@@ -502,7 +502,7 @@ tools:
 		},
 	})
 	res := callTool(t, testCtx(t), cs, "save_title", nil)
-	if got := strings.TrimSpace(handlertest.Text(res)); got != "title: Go; Gophers & $HOME" {
+	if got := strings.TrimSpace(runtime.ResultText(res)); got != "title: Go; Gophers & $HOME" {
 		t.Errorf("got %q (isError %v)", got, res.IsError)
 	}
 }
@@ -535,7 +535,7 @@ tools:
 		},
 	})
 	res := callTool(t, testCtx(t), cs, "save_title", nil)
-	if got := handlertest.Text(res); got != "saved A & B?" {
+	if got := runtime.ResultText(res); got != "saved A & B?" {
 		t.Errorf("got %q (isError %v)", got, res.IsError)
 	}
 }

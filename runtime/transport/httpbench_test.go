@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/oauth2"
 )
 

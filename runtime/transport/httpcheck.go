@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 )
 
 // serverMethods are the methods an MCP server receives, as the go-sdk

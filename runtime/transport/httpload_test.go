@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestHTTPManySessions runs 200 sessions of 50 calls each at once, then
@@ -64,7 +64,7 @@ func runSession(ctx context.Context, hc *http.Client, base string, s, calls int)
 		if err != nil {
 			return fmt.Errorf("session %d call %d: %w", s, i, err)
 		}
-		if got := handlertest.Text(res); got != want || res.IsError {
+		if got := runtime.ResultText(res); got != want || res.IsError {
 			return fmt.Errorf("session %d call %d: got %q, want %q", s, i, got, want)
 		}
 	}

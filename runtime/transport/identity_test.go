@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
-	"github.com/mcpgen/mcpgen/handlers/handlertest"
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/auth/authtest"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // headerTransport adds headers to every request of an HTTP client.
@@ -91,12 +91,12 @@ tools:
 	}
 	defer cs.Close()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "my_orders", Arguments: map[string]any{"owner": "mallory"}})
-	if err != nil || !res.IsError || !strings.Contains(handlertest.Text(res), "owner is set by the server") {
-		t.Fatalf("passing owner: %v %v", handlertest.Text(res), err)
+	if err != nil || !res.IsError || !strings.Contains(runtime.ResultText(res), "owner is set by the server") {
+		t.Fatalf("passing owner: %v %v", runtime.ResultText(res), err)
 	}
 	res = callTool(t, ctx, cs, "my_orders", nil)
 	if res.IsError {
-		t.Fatalf("my_orders: %s", handlertest.Text(res))
+		t.Fatalf("my_orders: %s", runtime.ResultText(res))
 	}
 	if q := <-query; q != "owner=ann" {
 		t.Errorf("query = %q, want owner=ann", q)

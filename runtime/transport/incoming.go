@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // incoming puts the HTTP request's headers, minus credentials, on the

@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // askConfig asks the user, the model and the client's roots, then runs a

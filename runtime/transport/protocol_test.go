@@ -16,8 +16,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestServeStdioBothEras: over stdio a 2026-07-28 request is served without

@@ -5,7 +5,7 @@ import (
 
 	segjson "github.com/segmentio/encoding/json"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // encodeResult encodes a tool result the way the go-sdk does, to the same

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // Defaults of StdioOptions.

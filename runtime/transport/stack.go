@@ -3,7 +3,7 @@ package transport
 import (
 	"context"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // callStack is the stack a backend call is given at once. A SQLite query

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mcpgen/mcpgen/configtest"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime/configtest"
 	"github.com/mcpgen/mcpgen/schema"
 )
 

@@ -1,14 +1,16 @@
-// Package gosdktest checks the go-sdk copy in runtime/internal/gosdk, which
-// go.mod serves through a `replace`: that it is upstream's code with
-// runtime/internal/gosdk.patch applied and nothing else, that the patch
-// works, and that upstream still needs it. scripts/patch-go-sdk.sh
-// re-creates the copy for a new SDK version.
+// Package gosdktest checks the go-sdk copy in runtime/internal/gosdk,
+// packages of mcpgen's own module (no nested module, no `replace`): that it
+// is upstream's code with runtime/internal/gosdk.patch applied, its imports
+// rewritten to the copy's path, and nothing else; that the patch works; and
+// that upstream still needs it. scripts/patch-go-sdk.sh re-creates the copy
+// for a new SDK version.
 package gosdktest
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,11 +19,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 )
 
 const (
 	sdkModule = "github.com/modelcontextprotocol/go-sdk"
+	copyPath  = "github.com/mcpgen/mcpgen/runtime/internal/gosdk"
 	copyDir   = "../gosdk"
 	patchFile = "../gosdk.patch"
 	// A decoder of its own costs a message 32 KiB; parsed in place, a
@@ -54,7 +57,7 @@ func TestPatchApplied(t *testing.T) {
 	got := bytesPerDecode(func(b []byte) error { _, err := jsonrpc.DecodeMessage(b); return err })
 	t.Logf("the go-sdk in use allocates %d bytes to decode a request", got)
 	if got >= freshBufferBytes {
-		t.Errorf("decoding a request allocates %d bytes: the go-sdk in use is not the patched copy (see go.mod's replace)", got)
+		t.Errorf("decoding a request allocates %d bytes: the go-sdk in use is not the patched copy (see scripts/patch-go-sdk.sh)", got)
 	}
 }
 
@@ -68,7 +71,7 @@ func upstreamDir(t *testing.T) (dir, version string) {
 	}
 	version = strings.TrimSpace(string(v))
 	cmd := exec.Command("go", "mod", "download", "-json", sdkModule+"@"+version)
-	cmd.Dir = t.TempDir() // outside this module and its replace
+	cmd.Dir = t.TempDir() // outside this module
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("downloading %s@%s: %v", sdkModule, version, err)
@@ -81,7 +84,8 @@ func upstreamDir(t *testing.T) (dir, version string) {
 }
 
 // TestCopyIsUpstreamPlusPatch checks every file of the copy against
-// upstream: the same, once the patch is taken out again.
+// upstream: the same, once its imports read upstream's path again and the
+// patch is taken out.
 func TestCopyIsUpstreamPlusPatch(t *testing.T) {
 	up, version := upstreamDir(t)
 	hunks := readPatch(t)
@@ -93,6 +97,10 @@ func TestCopyIsUpstreamPlusPatch(t *testing.T) {
 		mine, err := os.ReadFile(path)
 		if err != nil {
 			return err
+		}
+		if mine, err = upstreamImports(mine, rel); err != nil {
+			t.Errorf("%s: %v", rel, err)
+			return nil
 		}
 		theirs, err := os.ReadFile(filepath.Join(up, rel))
 		if err != nil {
@@ -113,6 +121,15 @@ func TestCopyIsUpstreamPlusPatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// upstreamImports turns the imports of a Go file of the copy back into
+// upstream's, in upstream's order, as scripts/patch-go-sdk.sh diff does.
+func upstreamImports(src []byte, name string) ([]byte, error) {
+	if !strings.HasSuffix(name, ".go") {
+		return src, nil
+	}
+	return format.Source(bytes.ReplaceAll(src, []byte(`"`+copyPath+`/`), []byte(`"`+sdkModule+`/`)))
 }
 
 // hunk is one hunk of a unified diff: where it starts in the new file, and
@@ -185,7 +202,7 @@ func unpatch(patched []byte, hunks []hunk) ([]byte, error) {
 
 // TestUpstreamStillDecodesIntoFreshBuffers fails when the upstream SDK of
 // the copy's version no longer needs the patch: then drop the copy, the
-// patch, the replace in go.mod, scripts/patch-go-sdk.sh and this package.
+// patch, scripts/patch-go-sdk.sh and this package, and import upstream.
 // It builds a program against upstream, which takes a while.
 func TestUpstreamStillDecodesIntoFreshBuffers(t *testing.T) {
 	if testing.Short() {

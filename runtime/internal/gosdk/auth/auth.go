@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/oauthex"
 )
 
 // TokenInfo holds information from a bearer token.

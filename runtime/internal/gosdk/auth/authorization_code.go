@@ -16,9 +16,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/internal/authutil"
-	"github.com/modelcontextprotocol/go-sdk/internal/util"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/authutil"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/util"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/oauthex"
 	"golang.org/x/oauth2"
 )
 

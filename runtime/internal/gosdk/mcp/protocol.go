@@ -9,8 +9,8 @@ import (
 	"fmt"
 	"maps"
 
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
-	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/mcpgodebug"
 )
 
 // resultType indicates whether a result is complete or requires further input
@@ -2357,7 +2357,7 @@ func (c *ServerCapabilities) clone() *ServerCapabilities {
 	cp.Prompts = shallowClone(c.Prompts)
 	cp.Resources = shallowClone(c.Resources)
 	cp.Tools = shallowClone(c.Tools)
-	cp.Tasks = maps.Clone(c.Tasks)
+	cp.Tasks = maps.Clone(c.Tasks) // a map: a clone shares none of it
 	return &cp
 }
 

@@ -15,9 +15,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
-	"github.com/modelcontextprotocol/go-sdk/internal/util"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/mcpgodebug"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/util"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/yosida95/uritemplate/v3"
 )
 

@@ -25,11 +25,11 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
-	"github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2"
-	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
-	"github.com/modelcontextprotocol/go-sdk/internal/util"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/mcpgodebug"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/util"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/yosida95/uritemplate/v3"
 )
 

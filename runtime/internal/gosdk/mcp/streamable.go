@@ -30,13 +30,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
-	"github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2"
-	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
-	"github.com/modelcontextprotocol/go-sdk/internal/util"
-	"github.com/modelcontextprotocol/go-sdk/internal/xcontext"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/mcpgodebug"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/util"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/xcontext"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"golang.org/x/oauth2"
 )
 
@@ -536,7 +536,7 @@ func connectStreamable(ctx context.Context, server *Server, transport *Streamabl
 		return nil, err
 	}
 	transport.connection.server = server
-	transport.connection.toolLookup = server.headerTool
+	transport.connection.toolLookup = server.headerTool // and tools a middleware serves
 	return s, nil
 }
 
@@ -567,7 +567,7 @@ func (h *StreamableHTTPHandler) lookupSession(w http.ResponseWriter, req *http.R
 	info = h.sessions[sessionID]
 	h.mu.Unlock()
 	if info == nil {
-		info = h.adoptSession(req, sessionID)
+		info = h.adoptSession(req, sessionID) // opened by another handler, kept in the SessionStore
 	}
 	if info == nil {
 		http.Error(w, "session not found", http.StatusNotFound)
@@ -621,7 +621,7 @@ func (h *StreamableHTTPHandler) serveStatefulDELETE(w http.ResponseWriter, req *
 
 	sessInfo.session.Close()
 	if h.opts.SessionStore != nil {
-		_ = h.opts.SessionStore.Delete(req.Context(), sessionID)
+		_ = h.opts.SessionStore.Delete(req.Context(), sessionID) // ended for every handler
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -670,7 +670,7 @@ func (h *StreamableHTTPHandler) serveStatefulPOST(w http.ResponseWriter, req *ht
 		EventStore:   h.opts.EventStore,
 		jsonResponse: h.opts.JSONResponse,
 		logger:       h.opts.Logger,
-		sessionStore: h.opts.SessionStore,
+		sessionStore: h.opts.SessionStore, // hears the session state change
 	}
 
 	// Sessions without a session ID (GetSessionID returned "") are ephemeral:
@@ -776,7 +776,7 @@ func (h *StreamableHTTPHandler) startSession(req *http.Request, server *Server, 
 	if err != nil {
 		return nil, err
 	}
-	transport.connection.userID = userID
+	transport.connection.userID = userID // stored with the state, for the SessionStore
 	sessInfo := &sessionInfo{
 		session:   session,
 		transport: transport,
@@ -911,7 +911,7 @@ func (t *StreamableServerTransport) Connect(ctx context.Context) (Connection, er
 		done:                        make(chan struct{}),
 		streams:                     make(map[string]*stream),
 		requestStreams:              make(map[jsonrpc.ID]string),
-		sessionStore:                t.sessionStore,
+		sessionStore:                t.sessionStore, // hears the session state change
 	}
 	// Stream 0 corresponds to the standalone SSE stream.
 	//

@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 )
 
 const (
@@ -382,7 +382,7 @@ func validateMcpHeaders(header http.Header, msg jsonrpc.Message, toolLookup func
 
 		var nameInBody string
 		if msg.Method == "tools/call" || msg.Method == "resources/read" || msg.Method == "prompts/get" ||
-			msg.Method == "tasks/get" || msg.Method == "tasks/update" || msg.Method == "tasks/cancel" {
+			msg.Method == "tasks/get" || msg.Method == "tasks/update" || msg.Method == "tasks/cancel" { // the tasks extension names its task too
 			nameInHeader := header.Get(nameHeader)
 			if nameInHeader == "" {
 				return fmt.Errorf("missing required Mcp-Name header for method %q", msg.Method)

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
 )
 
 // A ToolHandler handles a call to tools/call.

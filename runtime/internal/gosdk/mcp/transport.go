@@ -16,10 +16,10 @@ import (
 	"sync"
 	"time"
 
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
-	"github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2"
-	"github.com/modelcontextprotocol/go-sdk/internal/mcpgodebug"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/mcpgodebug"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 )
 
 // notifyCancellationTimeout bounds the cancellation notification we send to

@@ -7,7 +7,7 @@ package mcp
 import (
 	"encoding/json"
 
-	internaljson "github.com/modelcontextprotocol/go-sdk/internal/json"
+	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
 )
 
 func assert(cond bool, msg string) {

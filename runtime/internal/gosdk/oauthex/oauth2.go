@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/internal/json"
-	"github.com/modelcontextprotocol/go-sdk/internal/util"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/util"
 )
 
 const maxDiscoveryRedirects = 10

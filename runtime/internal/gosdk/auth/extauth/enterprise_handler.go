@@ -14,8 +14,8 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/auth"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/oauthex"
 	"golang.org/x/oauth2"
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // tapTransport keeps the log and progress notifications the client reads,

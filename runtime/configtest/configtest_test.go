@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mcpgen/mcpgen/configtest"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime/configtest"
 )
 
 // write writes files into a new directory and returns its path.
