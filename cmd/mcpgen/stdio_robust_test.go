@@ -12,8 +12,9 @@ import (
 )
 
 // TestStdioMalformedFrames sends every kind of broken frame: each gets the
-// JSON-RPC error the spec gives it when it carries an id, is dropped when
-// not, and the server answers the next request.
+// JSON-RPC error the spec gives it when it carries an id (a parse error
+// always does: id null), is dropped when not, and the server answers the
+// next request.
 func TestStdioMalformedFrames(t *testing.T) {
 	t.Parallel()
 	c := startRaw(t, "../../examples/quickstart/mcpgen.yaml")
@@ -23,7 +24,7 @@ func TestStdioMalformedFrames(t *testing.T) {
 		id          string // "" when no reply is due
 		code        int64
 	}{
-		{"not JSON", `hello`, "", 0},
+		{"not JSON", `hello`, "null", -32700},
 		{"truncated JSON with an id", `{"jsonrpc":"2.0","id":5,"method":"ping"`, "5", -32700},
 		{"batch", `[{"jsonrpc":"2.0","id":6,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"ping"}]`, "6", -32600},
 		{"empty batch", `[]`, "", 0},
@@ -33,7 +34,7 @@ func TestStdioMalformedFrames(t *testing.T) {
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, "null", -32600},
 		{"deep nesting", `{"jsonrpc":"2.0","id":9,"method":"ping","params":` + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + `}`, "9", -32700},
 		{"scalar", `"x"`, "", 0},
-		{"control characters", "\x00\x01\x1b[2J", "", 0},
+		{"control characters", "\x00\x01\x1b[2J", "null", -32700},
 		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":10,\"method\":\"\xff\xfe\"}", "10", -32601},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

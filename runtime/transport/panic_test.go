@@ -14,13 +14,12 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/handlers/handlertest"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/transport"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // panicConfig has a tool at each layer a request's handling passes:
@@ -312,7 +311,7 @@ func clientCaller(t *testing.T, cs *mcp.ClientSession) caller {
 			}
 			return we.Message, false, we.Code
 		}
-		return handlertest.Text(res), res.IsError, 0
+		return runtime.ResultText(res), res.IsError, 0
 	}
 }
 
@@ -341,7 +340,7 @@ func openStdioCaller(t *testing.T, srv *runtime.Server) caller {
 		if m.Error != nil {
 			return m.Error.Message, false, m.Error.Code
 		}
-		return handlertest.Text(m.Result), m.Result.IsError, 0
+		return runtime.ResultText(m.Result), m.Result.IsError, 0
 	}
 }
 
