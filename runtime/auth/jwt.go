@@ -55,7 +55,17 @@ func (v *jwtVerifier) verify(ctx context.Context, raw string) (*Caller, time.Tim
 
 func (v *jwtVerifier) check(ctx context.Context, raw string) (*Caller, time.Time, error) {
 	claims := jwt.MapClaims{}
-	if _, err := v.parser.ParseWithClaims(raw, claims, v.keys.keyfunc(ctx)); err != nil {
+	keyfunc := v.keys.keyfunc(ctx)
+	checked := func(t *jwt.Token) (any, error) {
+		// RFC 7515 §4.1.11: a token whose crit header names extensions
+		// the verifier does not understand must be refused; mcpgen
+		// understands none (the JWT library does not check crit).
+		if _, ok := t.Header["crit"]; ok {
+			return nil, errors.New(`the "crit" header names extensions mcpgen does not understand`)
+		}
+		return keyfunc(t)
+	}
+	if _, err := v.parser.ParseWithClaims(raw, claims, checked); err != nil {
 		if errors.Is(err, ErrUnavailable) {
 			return nil, time.Time{}, err
 		}

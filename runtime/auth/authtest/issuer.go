@@ -99,10 +99,20 @@ func (is *Issuer) Claims(audience, scope string) jwt.MapClaims {
 // Sign signs claims with key kid (ES256).
 func (is *Issuer) Sign(t testing.TB, kid string, claims jwt.MapClaims) string {
 	t.Helper()
+	return is.SignWithHeader(t, kid, claims, nil)
+}
+
+// SignWithHeader signs claims as Sign does, with extra protected header
+// parameters (such as crit).
+func (is *Issuer) SignWithHeader(t testing.TB, kid string, claims jwt.MapClaims, header map[string]any) string {
+	t.Helper()
 	is.mu.Lock()
 	k := is.keys[kid]
 	is.mu.Unlock()
 	tok := jwt.NewWithClaims(jwt.SigningMethodES256, claims)
+	for name, v := range header {
+		tok.Header[name] = v
+	}
 	tok.Header["kid"] = kid
 	tok.Header["typ"] = "at+jwt"
 	s, err := tok.SignedString(k)
