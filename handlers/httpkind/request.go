@@ -80,9 +80,14 @@ var errNoBaseURL = errors.New("the API's base_url is not set (is an environment 
 // would reach the collection instead of the item.
 var errEmptySegment = errors.New("an argument inserted into the URL path is empty")
 
+// errDotSegment refuses "." or ".." as a path segment: escaped or not,
+// servers and proxies that normalize paths resolve them, and the request
+// would reach another resource than the one the path names.
+var errDotSegment = errors.New(`an argument inserted into the URL path is "." or "..", which would name another resource`)
+
 // url joins the base URL and the evaluated path. Interpolated values are
 // escaped as single segments, so they can add neither segments, nor a
-// query, nor a host.
+// query, nor a host; an empty value or a dot segment is refused.
 func (h *handler) url(vars map[string]any) (*url.URL, error) {
 	if h.be == nil || h.be.base == nil {
 		return nil, errNoBaseURL
@@ -91,18 +96,21 @@ func (h *handler) url(vars map[string]any) (*url.URL, error) {
 	if h.path == nil {
 		return &u, nil
 	}
-	empty := false
+	var refused error
 	p, err := h.path.String(vars, func(s string) string {
-		if s == "" {
-			empty = true
+		switch s {
+		case "":
+			refused = errEmptySegment
+		case ".", "..":
+			refused = errDotSegment
 		}
-		return escapeSegment(s)
+		return url.PathEscape(s)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("path: %w", err)
 	}
-	if empty {
-		return nil, errEmptySegment
+	if refused != nil {
+		return nil, refused
 	}
 	full := u.EscapedPath()
 	if p != "" {
@@ -113,16 +121,6 @@ func (h *handler) url(vars map[string]any) (*url.URL, error) {
 	}
 	u.RawPath = full
 	return &u, nil
-}
-
-// escapeSegment escapes s as one path segment; "." and ".." are escaped
-// too, so that no client or server resolves them.
-func escapeSegment(s string) string {
-	e := url.PathEscape(s)
-	if strings.Trim(e, ".") == "" {
-		return strings.Repeat("%2E", len(e))
-	}
-	return e
 }
 
 // query adds the evaluated query parameters to u.

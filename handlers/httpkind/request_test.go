@@ -34,11 +34,11 @@ func TestRequest(t *testing.T) {
 			handler: "path: /tickets/${{ args.id }}",
 			call:    `{"id": "../../admin"}`,
 			want:    recorded{Method: "GET", Path: "/api/tickets/../../admin", RawPath: "/api/tickets/..%2F..%2Fadmin"}},
-		{name: "a bare dot-dot is escaped",
+		{name: "dots within a segment stay",
 			args:    "- {name: id, required: true}",
 			handler: "path: /tickets/${{ args.id }}",
-			call:    `{"id": ".."}`,
-			want:    recorded{Method: "GET", Path: "/api/tickets/..", RawPath: "/api/tickets/%2E%2E"}},
+			call:    `{"id": "..."}`,
+			want:    recorded{Method: "GET", Path: "/api/tickets/...", RawPath: "/api/tickets/..."}},
 		{name: "an attempt to change the host stays in the path",
 			args:    "- {name: id, required: true}",
 			handler: "path: ${{ args.id }}",
@@ -114,6 +114,8 @@ func TestRequestRefused(t *testing.T) {
 	for _, tt := range []struct{ name, args, handler, call, want string }{
 		{"CR LF in a header", "- {name: v}", "headers:\n  X-Trace: ${{ args.v }}", `{"v": "a\r\nX-Injected: 1"}`, "line break"},
 		{"empty path segment", "- {name: id}", "path: /tickets/${{ args.id }}", `{"id": ""}`, "empty"},
+		{"dot-dot path segment", "- {name: id}", "path: /tickets/${{ args.id }}/comments", `{"id": ".."}`, `"." or ".."`},
+		{"dot path segment", "- {name: id}", "path: /tickets/${{ args.id }}", `{"id": "."}`, `"." or ".."`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
