@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -139,25 +140,52 @@ func NewToken() string {
 
 // Handler serves the page at /TOKEN/ and mcpHandler at /TOKEN/mcp; any
 // other path is 404, so that a local page or process without the token
-// reaches nothing.
+// reaches nothing. Every path answers only a loopback Host (a DNS
+// rebinding page reaches nothing), the page may not be framed, and the
+// MCP endpoint refuses a browser request from another origin than the
+// page's own.
 func Handler(token string, mcpHandler http.Handler) http.Handler {
 	files, _ := fs.Sub(static, "static")
 	page := http.StripPrefix("/"+token, http.FileServerFS(files))
 	prefix := "/" + token + "/"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host) {
+			http.Error(w, "Forbidden: the dev page answers only on a loopback host", http.StatusForbidden)
+			return
+		}
 		switch {
 		case r.URL.Path == "/"+token:
 			http.Redirect(w, r, prefix, http.StatusFound)
 		case r.URL.Path == prefix+"mcp":
+			if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
+				http.Error(w, "Forbidden: a request from another origin than the dev page's", http.StatusForbidden)
+				return
+			}
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = "/mcp"
 			mcpHandler.ServeHTTP(w, r2)
 		case strings.HasPrefix(r.URL.Path, prefix):
-			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'")
+			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'")
+			w.Header().Set("X-Frame-Options", "DENY")
 			w.Header().Set("Cache-Control", "no-store")
 			page.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
 	})
+}
+
+// loopbackHost reports whether a Host header (host or host:port) names
+// this machine's loopback: localhost, 127.0.0.0/8 or ::1.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -30,20 +30,54 @@ func TestHandlerNeedsToken(t *testing.T) {
 		{"/other/", 404}, {"/other/mcp", 404}, {"/tokx/", 404},
 	} {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "http://127.0.0.1:8123"+tt.path, nil))
 		if rec.Code != tt.code {
 			t.Errorf("GET %s: %d, want %d", tt.path, rec.Code, tt.code)
 		}
-		if tt.path == "/tok/" && !strings.Contains(rec.Header().Get("Content-Security-Policy"), "default-src 'self'") {
-			t.Errorf("no content security policy on the page")
+		if csp := rec.Header().Get("Content-Security-Policy"); tt.path == "/tok/" &&
+			(!strings.Contains(csp, "default-src 'self'") || !strings.Contains(csp, "frame-ancestors 'none'")) {
+			t.Errorf("content security policy of the page: %q", csp)
 		}
 	}
-	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/tok/mcp", nil))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "http://localhost:8123/tok/mcp", nil))
 	if !mcpHit {
 		t.Error("/tok/mcp did not reach the MCP handler at /mcp")
 	}
 	if a, b := NewToken(), NewToken(); len(a) != 32 || a == b {
 		t.Errorf("tokens %q %q", a, b)
+	}
+}
+
+// TestHandlerRefusesForeignHostsAndOrigins: a DNS rebinding page (its own
+// name in Host) reaches no path, even with the token, and the MCP endpoint
+// refuses a browser request from another origin; the page's own origin
+// and clients that send none (not browsers) are served.
+func TestHandlerRefusesForeignHostsAndOrigins(t *testing.T) {
+	mcpHits := 0
+	h := Handler("tok", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { mcpHits++ }))
+	for _, tt := range []struct {
+		name, method, url, origin string
+		code, hits                int
+	}{
+		{"rebound name, page", "GET", "http://evil.example:8123/tok/", "", 403, 0},
+		{"rebound name, MCP", "POST", "http://evil.example:8123/tok/mcp", "http://evil.example:8123", 403, 0},
+		{"rebound name, no token", "GET", "http://evil.example:8123/", "", 403, 0},
+		{"a lookalike of localhost", "GET", "http://localhost.evil.example:8123/tok/", "", 403, 0},
+		{"loopback, another origin", "POST", "http://127.0.0.1:8123/tok/mcp", "http://127.0.0.1:3000", 403, 0},
+		{"loopback, a foreign origin", "POST", "http://127.0.0.1:8123/tok/mcp", "https://evil.example", 403, 0},
+		{"the page's own origin", "POST", "http://127.0.0.1:8123/tok/mcp", "http://127.0.0.1:8123", 200, 1},
+		{"no origin (not a browser)", "POST", "http://[::1]:8123/tok/mcp", "", 200, 2},
+		{"localhost page", "GET", "http://localhost:8123/tok/", "", 200, 2},
+	} {
+		rec := httptest.NewRecorder()
+		r := httptest.NewRequest(tt.method, tt.url, nil)
+		if tt.origin != "" {
+			r.Header.Set("Origin", tt.origin)
+		}
+		h.ServeHTTP(rec, r)
+		if rec.Code != tt.code || mcpHits != tt.hits {
+			t.Errorf("%s: status %d, MCP calls %d; want %d, %d", tt.name, rec.Code, mcpHits, tt.code, tt.hits)
+		}
 	}
 }
 
