@@ -177,8 +177,8 @@ scan:
 }
 
 // openingQuote returns where the quoted scalar whose closing quote is at
-// end opens: the previous quote of the same kind that is not escaped (\"
-// in double quotes, ” in single quotes).
+// end opens: the previous quote of the same kind that is not escaped (by a
+// backslash in double quotes, by doubling in single quotes).
 func openingQuote(data []byte, end int) int {
 	q := data[end]
 	for i := end - 1; i >= 0; i-- {
