@@ -1,82 +1,58 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
-	k8sruntime "k8s.io/apimachinery/pkg/runtime"
-	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
-	k8syaml "k8s.io/apimachinery/pkg/util/yaml"
+	"gopkg.in/yaml.v3"
 )
 
-// k8sDecoder decodes Kubernetes objects strictly, with the API's own Go
-// types: an unknown or duplicate field, a value of the wrong type or a
-// kind the API does not have is an error. The schemas kubeconform uses
-// are downloaded from the internet; these types are the source they are
-// generated from, and come through the Go module proxy.
-func k8sDecoder(t *testing.T) k8sruntime.Decoder {
-	t.Helper()
-	scheme := k8sruntime.NewScheme()
-	for _, add := range []func(*k8sruntime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme,
-		networkingv1.AddToScheme, policyv1.AddToScheme, autoscalingv2.AddToScheme} {
-		if err := add(scheme); err != nil {
-			t.Fatal(err)
+// decodeManifests decodes every object of a YAML stream into the type kinds
+// gives its apiVersion and kind, strictly: a field that type does not name
+// (misspelt, or new to the manifests and not yet here), a value of the
+// wrong type and a kind the table does not hold are errors, with the line.
+func decodeManifests(data []byte) ([]any, error) {
+	var heads []string
+	for dec := yaml.NewDecoder(bytes.NewReader(data)); ; {
+		var h struct {
+			APIVersion string `yaml:"apiVersion"`
+			Kind       string `yaml:"kind"`
 		}
-	}
-	return kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, scheme, scheme,
-		kjson.SerializerOptions{Yaml: true, Strict: true})
-}
-
-// decodeManifests decodes every document of a YAML stream, returning the
-// kinds decoded and the first error.
-func decodeManifests(dec k8sruntime.Decoder, data []byte) ([]string, error) {
-	objs, err := decodeObjectsOf(dec, data)
-	var kinds []string
-	for _, o := range objs {
-		kinds = append(kinds, o.GetObjectKind().GroupVersionKind().Kind)
-	}
-	return kinds, err
-}
-
-// decodeObjectsOf decodes every document of a YAML stream, returning the
-// objects decoded and the first error.
-func decodeObjectsOf(dec k8sruntime.Decoder, data []byte) ([]k8sruntime.Object, error) {
-	r := k8syaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var objs []k8sruntime.Object
-	for {
-		doc, err := r.Read()
+		err := dec.Decode(&h)
 		if errors.Is(err, io.EOF) {
-			return objs, nil
+			break
 		}
 		if err != nil {
-			return objs, err
+			return nil, err
 		}
-		if len(bytes.TrimSpace(doc)) == 0 {
-			continue
+		heads = append(heads, h.APIVersion+" "+h.Kind)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var objs []any
+	for _, h := range heads {
+		newObj, ok := kinds[h]
+		if !ok {
+			version, kind, _ := strings.Cut(h, " ")
+			return objs, fmt.Errorf("no kind %q is registered for version %q", kind, version)
 		}
-		obj, gvk, err := dec.Decode(doc, nil, nil)
-		if err != nil {
-			return objs, err
+		obj := newObj()
+		if err := dec.Decode(obj); err != nil {
+			return objs, fmt.Errorf("%s: %w", h, err)
 		}
-		obj.GetObjectKind().SetGroupVersionKind(*gvk)
 		objs = append(objs, obj)
 	}
+	return objs, nil
 }
 
 // TestKubernetesManifests validates every manifest under deploy/kubernetes.
 func TestKubernetesManifests(t *testing.T) {
-	dec := k8sDecoder(t)
 	paths, err := filepath.Glob("../../deploy/kubernetes/*.yaml")
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no manifests: %v", err)
@@ -86,21 +62,26 @@ func TestKubernetesManifests(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		kinds, err := decodeManifests(dec, data)
+		objs, err := decodeManifests(data)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
-		if len(kinds) == 0 {
+		if len(objs) == 0 {
 			t.Errorf("%s holds no object", p)
 		}
 	}
-	// the check can fail: a misspelt field and a wrong type are refused
+	// the check can fail: a misspelt field, a wrong type, an unknown kind
+	// and a malformed quantity are refused
 	for _, tt := range []struct{ doc, want string }{
-		{"apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80}], selektor: {app: x}}\n", `unknown field "spec.selektor"`},
-		{"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {replicas: three}\n", "cannot unmarshal string"},
+		{"apiVersion: v1\nkind: Service\nmetadata: {name: x}\nspec: {ports: [{port: 80}], selektor: {app: x}}\n", "line 4: field selektor not found"},
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {replicas: three}\n", "cannot unmarshal !!str `three`"},
 		{"apiVersion: v1\nkind: Pood\nmetadata: {name: x}\n", `no kind "Pood" is registered`},
+		{"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\napiVersion: v1\nkind: Pood\n", `no kind "Pood" is registered`},
+		{"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec:\n  template:\n    spec:\n      containers:\n" +
+			"        - {name: x, resources: {limits: {memory: 256MB}}}\n", `quantity "256MB"`},
+		{"apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: x}\nspec: {maxUnavailable: [1]}\n", "an integer or a string"},
 	} {
-		if _, err := decodeManifests(dec, []byte(tt.doc)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := decodeManifests([]byte(tt.doc)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("decoding %q: got %v, want %q", tt.doc, err, tt.want)
 		}
 	}
@@ -108,17 +89,16 @@ func TestKubernetesManifests(t *testing.T) {
 
 // decodeObjects decodes every object of the manifests under
 // deploy/kubernetes.
-func decodeObjects(t *testing.T) []k8sruntime.Object {
+func decodeObjects(t *testing.T) []any {
 	t.Helper()
-	dec := k8sDecoder(t)
 	paths, _ := filepath.Glob("../../deploy/kubernetes/*.yaml")
-	var all []k8sruntime.Object
+	var all []any
 	for _, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		objs, err := decodeObjectsOf(dec, data)
+		objs, err := decodeManifests(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
@@ -132,31 +112,31 @@ func decodeObjects(t *testing.T) []k8sruntime.Object {
 // least two replicas, the disruption budget selects its pods and leaves
 // some up, and readiness is /readyz.
 func TestKubernetesScaleOut(t *testing.T) {
-	var dep *appsv1.Deployment
-	var hpa *autoscalingv2.HorizontalPodAutoscaler
-	var pdb *policyv1.PodDisruptionBudget
+	var dep *deployment
+	var hpa *autoscaler
+	var pdb *disruptionBudget
 	for _, o := range decodeObjects(t) {
 		switch o := o.(type) {
-		case *appsv1.Deployment:
-			if o.Name == "mcpgen" {
+		case *deployment:
+			if o.Metadata.Name == "mcpgen" {
 				dep = o
 			}
-		case *autoscalingv2.HorizontalPodAutoscaler:
+		case *autoscaler:
 			hpa = o
-		case *policyv1.PodDisruptionBudget:
+		case *disruptionBudget:
 			pdb = o
 		}
 	}
 	if dep == nil || hpa == nil || pdb == nil {
 		t.Fatalf("want the mcpgen Deployment, a HorizontalPodAutoscaler and a PodDisruptionBudget; got %v, %v, %v", dep != nil, hpa != nil, pdb != nil)
 	}
-	if ref := hpa.Spec.ScaleTargetRef; ref.Kind != "Deployment" || ref.Name != dep.Name {
-		t.Errorf("the autoscaler scales %s %s, want Deployment %s", ref.Kind, ref.Name, dep.Name)
+	if ref := hpa.Spec.ScaleTargetRef; ref.Kind != "Deployment" || ref.Name != dep.Metadata.Name {
+		t.Errorf("the autoscaler scales %s %s, want Deployment %s", ref.Kind, ref.Name, dep.Metadata.Name)
 	}
 	if hpa.Spec.MinReplicas == nil || *hpa.Spec.MinReplicas < 2 || hpa.Spec.MaxReplicas <= *hpa.Spec.MinReplicas {
 		t.Errorf("autoscaler bounds %v..%d: want at least 2 replicas, and room to grow", hpa.Spec.MinReplicas, hpa.Spec.MaxReplicas)
 	}
-	labels := dep.Spec.Template.Labels
+	labels := dep.Spec.Template.Metadata.Labels
 	for k, v := range pdb.Spec.Selector.MatchLabels {
 		if labels[k] != v {
 			t.Errorf("the disruption budget selects %s=%s, which the Deployment's pods do not carry (%v)", k, v, labels)

@@ -1,12 +1,14 @@
 package load
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	yaml4 "go.yaml.in/yaml/v4"
 	"gopkg.in/yaml.v3"
 )
 
@@ -16,56 +18,222 @@ import (
 //
 // gopkg.in/yaml.v3 reports only a line, and for many errors the line of
 // the enclosing block rather than the one at fault (a mis-indented key is
-// reported at the mapping it breaks, lines above). The same libyaml parser,
-// as go.yaml.in/yaml/v4, reports where it stopped; the file is parsed again
-// with it only when it does not parse, so the common path pays nothing.
+// reported at the mapping it breaks, lines above, counted from 0). Where
+// the parser stopped is found by parsing prefixes of data again (see
+// stoppedAt), only when it does not parse, so the common path pays nothing.
 func syntaxError(file string, data []byte, err error) Diagnostic {
 	d := Diagnostic{File: file, Line: 1, Message: "yaml: " + err.Error(), Severity: Error}
+	f := fault{msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
-		d.Message = "yaml: " + m[2]
+		d.Message, f.msg = "yaml: "+m[2], m[2]
 	}
-	var le *yaml4.LoadError
-	var doc yaml4.Node
-	if !errors.As(yaml4.Unmarshal(data, &doc), &le) || le.Mark.Line == 0 {
+	lines := strings.Split(string(data), "\n")
+	flow := strings.HasPrefix(f.msg, "did not find expected ',' or ")
+	off, ok := stoppedAt(data, err, flow)
+	if !ok {
 		return d
 	}
-	mark, msg := le.Mark, le.Message
-	switch {
-	case strings.Contains(le.Message, "end of stream") && le.ContextMark.Line > 0:
-		// at the end of the file, the place that matters is where the
-		// unfinished construct (a quoted string, a flow list) starts
-		mark, msg = le.ContextMark, msg+" "+le.ContextMsg+" that starts here"
-	case strings.Contains(le.ContextMsg, "flow") && le.ContextMark.Line > 0 && le.ContextMark.Line != mark.Line:
-		msg += " (" + le.ContextMsg + " at line " + strconv.Itoa(le.ContextMark.Line) + ")"
+	if !strings.Contains(f.msg, "end of stream") {
+		off = tokenStart(data, off, err)
 	}
-	d.Line, d.Col, d.Message = mark.Line, mark.Column, "yaml: "+msg
-	lines := strings.Split(string(data), "\n")
-	if mark.Line <= len(lines) {
-		d.Source = strings.TrimSuffix(lines[mark.Line-1], "\r")
+	f.line, f.col = position(data, off)
+	if f.msg == "could not find expected ':'" && f.line != d.Line && d.Line <= len(lines) {
+		// the shortest failing prefix ends where a key that never gets its
+		// ':' was found to be one (after a long quoted key, lines below);
+		// yaml.v3 names the line where the key starts
+		f.line, f.col = d.Line, keyColumn(lines[d.Line-1])
 	}
-	d.Hint = syntaxHint(le, lines, mark)
+	msg := f.withContext(data, off, flow, d.Line+1)
+	d.Line, d.Col, d.Message = f.line, f.col, "yaml: "+msg
+	if f.line <= len(lines) {
+		d.Source = strings.TrimSuffix(lines[f.line-1], "\r")
+	}
+	d.Hint = syntaxHint(f, lines)
 	return d
+}
+
+// fault is where and why the YAML parser stopped.
+type fault struct {
+	msg       string // the parser's message, without its line
+	context   string // what it was reading, as "while scanning a quoted scalar"
+	line, col int    // 1-based; col counts characters
+}
+
+// withContext sets what the parser was reading at the fault, at off in
+// data, and returns the message with it: an unclosed quote is where it
+// starts, an unclosed [ or { at flowLine (which yaml.v3 names, counted from
+// 0, for errors inside [ ] or { }).
+func (f *fault) withContext(data []byte, off int, flow bool, flowLine int) string {
+	switch {
+	case strings.Contains(f.msg, "end of stream") && off < len(data) && (data[off] == '"' || data[off] == '\''):
+		// the shortest failing prefix ends at the quote that is never
+		// closed: the place that matters
+		f.context = "while scanning a quoted scalar"
+		return f.msg + " " + f.context + " that starts here"
+	case flow:
+		f.context = "while parsing a flow mapping"
+		if strings.HasSuffix(f.msg, "']'") {
+			f.context = "while parsing a flow sequence"
+		}
+		if flowLine != f.line {
+			return f.msg + " (" + f.context + " at line " + strconv.Itoa(flowLine) + ")"
+		}
+	}
+	return f.msg
+}
+
+// stoppedAt returns the offset of the byte of data where the parser
+// stopped with err. The parser reads a stream: it fails on a prefix of data
+// that holds the fault just as on the whole, and does not fail, or fails
+// otherwise, on a prefix that stops short of it; so the shortest prefix
+// that fails with err, found by bisection (a score of parses), ends at the
+// fault. Inside [ ] or { }, a prefix that ends after an entry fails alike
+// for want of the ',' or bracket that follows it, and one that ends inside
+// the token at fault (a quoted scalar over lines) does not fail alike; so
+// flow prefixes are tried with that token closed and a ',' added (see
+// flowEnds). When only the whole of data fails so (a [ never closed), the
+// fault is at its end.
+func stoppedAt(data []byte, err error, flow bool) (int, bool) {
+	same := func(b []byte) bool {
+		e := firstError(b)
+		return e != nil && e.Error() == err.Error()
+	}
+	fails := func(k int) bool {
+		if !flow {
+			return same(data[:k])
+		}
+		for _, end := range flowEnds(data[:k]) {
+			if same(append(data[:k:k], end...)) {
+				return true
+			}
+		}
+		return false
+	}
+	if !same(data) {
+		return 0, false
+	}
+	if !fails(len(data)) { // the end of data is the fault
+		return len(bytes.TrimRight(data, " \t\r\n")), true
+	}
+	lo, hi := 0, len(data) // the prefix of lo bytes does not fail so, hi's does
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; fails(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi - 1, true
+}
+
+// flowEnds returns what may end the token a prefix cuts short (a quoted
+// scalar, an anchor or alias without its name) followed by a ',': after an
+// entry of [ ] or { } that makes the error another (an unclosed quote, a
+// missing entry), while after, or inside, the token at fault it keeps it.
+func flowEnds(prefix []byte) []string {
+	if c := prefix[len(prefix)-1]; c == '&' || c == '*' {
+		return []string{"a ,"}
+	}
+	return []string{" ,", ` " ,`, ` ' ,`}
+}
+
+// tokenStart returns where the token that ends at off starts, when it is a
+// quoted scalar or a [ ] or { } collection: the parser takes such a token
+// in whole before it can tell whether it is a key, so the shortest failing
+// prefix ends with it, while the fault is where it starts. The start found
+// in the text is taken when the token cut short there, closed at once,
+// fails with err too.
+func tokenStart(data []byte, off int, err error) int {
+	if off >= len(data) {
+		return off
+	}
+	if c := data[off]; c != '"' && c != '\'' && c != ']' && c != '}' {
+		return off
+	}
+	start, depth := off, 0
+scan:
+	for i := off; i >= 0; i-- {
+		switch data[i] {
+		case '"', '\'':
+			if i = openingQuote(data, i); depth == 0 {
+				start = i
+				break scan
+			}
+		case ']', '}':
+			depth++
+		case '[', '{':
+			if depth--; depth == 0 {
+				start = i
+				break scan
+			}
+		}
+	}
+	closed := append(data[:start+1:start+1], map[byte]byte{'"': '"', '\'': '\'', '[': ']', '{': '}'}[data[start]])
+	if e := firstError(closed); start == off || e == nil || e.Error() != err.Error() {
+		return off
+	}
+	return start
+}
+
+// openingQuote returns where the quoted scalar whose closing quote is at
+// end opens: the previous quote of the same kind that is not escaped (by a
+// backslash in double quotes, by doubling in single quotes).
+func openingQuote(data []byte, end int) int {
+	q := data[end]
+	for i := end - 1; i >= 0; i-- {
+		switch {
+		case data[i] != q:
+		case q == '"' && (bytes.LastIndexFunc(data[:i], func(r rune) bool { return r != '\\' })+1-i)%2 != 0:
+			// an odd run of backslashes escapes it
+		case q == '\'' && i > 0 && data[i-1] == '\'':
+			i-- // '' is a quote inside
+		default:
+			return i
+		}
+	}
+	return end
+}
+
+// firstError parses every document of data and returns the first error.
+func firstError(data []byte) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		if err := dec.Decode(&n); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// position returns the 1-based line and column (in characters) of the
+// byte at off in data.
+func position(data []byte, off int) (line, col int) {
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return 1 + bytes.Count(data[:start], []byte{'\n'}), 1 + utf8.RuneCount(data[start:off])
 }
 
 // exprColon finds a plain value holding an expression with ": " inside it.
 var exprColon = regexp.MustCompile(`^\s*(- )?[^:#'"]*:\s+\$\{\{`)
 
-// syntaxHint suggests a fix for the error le, found at mark in lines.
-func syntaxHint(le *yaml4.LoadError, lines []string, mark yaml4.Mark) string {
-	line, text := mark.Line, ""
+// syntaxHint suggests a fix for the fault f, found in lines.
+func syntaxHint(f fault, lines []string) string {
+	line, text := f.line, ""
 	if line <= len(lines) {
 		text = lines[line-1]
 	}
-	atTab := mark.Column > 0 && mark.Column <= len(text) && text[mark.Column-1] == '\t'
-	before := text[:min(max(mark.Column+2, 0), len(text))] // up to the mark, and a ${{ that starts there
+	atTab := f.col > 0 && f.col <= len(text) && text[f.col-1] == '\t'
+	before := text[:min(max(f.col+2, 0), len(text))] // up to the mark, and a ${{ that starts there
 	inExpr := strings.Contains(before, "${{") && !strings.Contains(before, "'${{") && !strings.Contains(before, `"${{`)
 	switch {
-	case inExpr && strings.Contains(le.ContextMsg, "flow"):
+	case inExpr && strings.Contains(f.context, "flow"):
 		return `inside [ ] or { }, quote an expression: "${{ … }}"`
-	case inExpr && strings.HasPrefix(le.Message, "did not find expected key"):
+	case inExpr && strings.HasPrefix(f.msg, "did not find expected key"):
 		return quoteExpr
-	case strings.HasPrefix(le.Message, "mapping values are not allowed"):
+	case strings.HasPrefix(f.msg, "mapping values are not allowed"):
 		if exprColon.MatchString(text) || strings.Contains(text, "${{") && !strings.HasPrefix(strings.TrimSpace(text), "${{") {
 			return quoteExpr
 		}
@@ -73,14 +241,14 @@ func syntaxHint(le *yaml4.LoadError, lines []string, mark yaml4.Mark) string {
 			return "this line is indented deeper than the one above; line up keys of the same mapping, or quote a value that holds \": \""
 		}
 		return `a value that holds ": " must be quoted`
-	case strings.HasPrefix(le.Message, "did not find expected key"),
-		strings.HasPrefix(le.Message, "did not find expected '-' indicator"):
+	case strings.HasPrefix(f.msg, "did not find expected key"),
+		strings.HasPrefix(f.msg, "did not find expected '-' indicator"):
 		return "check this line's indentation: the keys of one mapping, and the dashes of one list, start in the same column"
-	case strings.Contains(le.Message, "tab character") || atTab:
+	case strings.Contains(f.msg, "tab character") || atTab:
 		return "indent with spaces; YAML does not allow tabs for indentation"
-	case strings.Contains(le.ContextMsg, "quoted scalar"):
+	case strings.Contains(f.context, "quoted scalar"):
 		return "close the quote, or write a value with quotes inside it as a block (|)"
-	case strings.Contains(le.Message, "cannot start any token"):
+	case strings.Contains(f.msg, "cannot start any token"):
 		return "a value starting with this character must be quoted"
 	}
 	return ""
@@ -128,6 +296,16 @@ func holdsValue(line string) bool {
 	v = strings.TrimSpace(v)
 	return ok && v != "" && !strings.HasPrefix(v, "#") && v != "|" && v != ">" &&
 		!strings.HasPrefix(v, "|") && !strings.HasPrefix(v, ">") && !strings.HasPrefix(v, "&")
+}
+
+// keyColumn returns the 1-based column where the key of line starts,
+// after its indentation and list dashes.
+func keyColumn(line string) int {
+	rest := strings.TrimLeft(line, " ")
+	for strings.HasPrefix(rest, "- ") {
+		rest = strings.TrimLeft(rest[2:], " ")
+	}
+	return 1 + utf8.RuneCountInString(line[:len(line)-len(rest)])
 }
 
 // indent counts the spaces a line starts with.
