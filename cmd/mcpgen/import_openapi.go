@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/importer/openapi"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 )
 
 // listFlag collects comma-separated values from repeated flags.
@@ -31,7 +32,11 @@ type openapiFlags struct {
 	depth            int
 	pick             bool
 	filter           openapi.Filter
+	refs             openapi.LoadOptions
 }
+
+// maxImported is the largest config import writes: what mcpgen loads.
+var maxImported = regfile.DefaultLimit
 
 func runImportOpenAPI(ctx context.Context, args []string, std stdio) int {
 	fs := flag.NewFlagSet("import openapi SPEC [flags]", flag.ContinueOnError)
@@ -45,6 +50,10 @@ func runImportOpenAPI(ctx context.Context, args []string, std stdio) int {
 	fs.Var((*listFlag)(&f.filter.Operations), "operations", "only operations whose operationId or tool name matches one of these globs")
 	fs.Var((*listFlag)(&f.filter.Paths), "paths", "only operations whose path matches one of these globs (* within a segment, ** across)")
 	fs.Var((*listFlag)(&f.filter.Methods), "methods", "only these methods (GET,POST...)")
+	fs.BoolVar(&f.refs.FileRefs, "file-refs", false, "let $refs read files in the description's folder (default: refs resolve within the description)")
+	fs.BoolVar(&f.refs.RemoteRefs, "remote-refs", false, "let $refs fetch http(s) URLs at public addresses")
+	fs.IntVar(&f.refs.MaxOperations, "max-operations", openapi.DefaultMaxOperations, "refuse a description with more operations, before reading it whole")
+	fs.Var((*listFlag)(&f.refs.AllowHosts), "allow-ref-host", "with --remote-refs, hosts refs may reach even at a loopback, private or link-local address")
 	pos, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -72,7 +81,7 @@ func validName(s string) bool {
 }
 
 func importOpenAPI(ctx context.Context, source string, f openapiFlags, args []string, std stdio) error {
-	doc, err := openapi.Load(ctx, source)
+	doc, err := openapi.Load(ctx, source, f.refs)
 	if err != nil {
 		return err
 	}
@@ -115,6 +124,10 @@ func importOpenAPI(ctx context.Context, source string, f openapiFlags, args []st
 	}
 	if err != nil {
 		return err
+	}
+	if len(out) > maxImported {
+		return fmt.Errorf("the config would be %.1f MiB, more than the %.0f MiB mcpgen loads; select fewer operations with --tags, --paths, --operations or --methods",
+			float64(len(out))/(1<<20), float64(maxImported)/(1<<20))
 	}
 	summarize(std.err, res, existing != nil)
 	if f.out == "" {

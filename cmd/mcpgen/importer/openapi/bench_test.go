@@ -49,7 +49,7 @@ func BenchmarkImportGitHub(b *testing.B) {
 	b.ResetTimer()
 	start := cpuTime(b)
 	for b.Loop() {
-		doc, err := Load(context.Background(), path)
+		doc, err := Load(context.Background(), path, LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -18,7 +18,7 @@ func loadText(t *testing.T, text string) *Document {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := Load(context.Background(), path)
+	doc, err := Load(context.Background(), path, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ paths: {/x: {get: {responses: {"200": {description: ok}}}}}
 // TestSplitDescription reads $refs to other files, server variables,
 // readOnly and writeOnly properties.
 func TestSplitDescription(t *testing.T) {
-	doc, err := Load(context.Background(), "testdata/split/openapi.yaml")
+	doc, err := Load(context.Background(), "testdata/split/openapi.yaml", LoadOptions{FileRefs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ required: [child, name]
 // TestDepth: $refs nested deeper than the depth are described, not
 // inlined.
 func TestDepth(t *testing.T) {
-	doc, err := Load(context.Background(), "testdata/split/openapi.yaml")
+	doc, err := Load(context.Background(), "testdata/split/openapi.yaml", LoadOptions{FileRefs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ body:
 }
 
 func TestFilter(t *testing.T) {
-	doc, err := Load(context.Background(), "testdata/petstore-3.0.yaml")
+	doc, err := Load(context.Background(), "testdata/petstore-3.0.yaml", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +344,7 @@ func TestLoadErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "x.yaml")
 			os.WriteFile(path, []byte(tt.text), 0o644)
-			_, err := Load(context.Background(), path)
+			_, err := Load(context.Background(), path, LoadOptions{})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want one saying %q", err, tt.want)
 			}

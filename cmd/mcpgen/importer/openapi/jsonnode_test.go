@@ -24,7 +24,7 @@ func TestJSONPath(t *testing.T) {
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			path := asJSON(t, file)
-			doc, err := Load(context.Background(), path)
+			doc, err := Load(context.Background(), path, LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -106,7 +106,7 @@ func TestJSONNode(t *testing.T) {
 	} {
 		path := filepath.Join(t.TempDir(), "x.json")
 		os.WriteFile(path, []byte(tt.text), 0o644)
-		_, err := Load(context.Background(), path)
+		_, err := Load(context.Background(), path, LoadOptions{})
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want one saying %q", tt.text, err, tt.want)
 		}

@@ -14,9 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -39,18 +37,43 @@ type Document struct {
 // maxDocument bounds the bytes read from one document or referenced file.
 const maxDocument = 64 << 20
 
+// LoadOptions say what the $refs of a description may reach besides the
+// document itself. The zero value resolves refs within the document only:
+// a description from elsewhere cannot make the import read local files
+// or reach the network.
+type LoadOptions struct {
+	// FileRefs lets $refs read files in the description's folder and
+	// below (not through a symbolic link leading out of it).
+	FileRefs bool
+	// RemoteRefs lets $refs fetch http(s) URLs, except at loopback,
+	// private, link-local and other non-public addresses, unless the URL's
+	// host is one of AllowHosts.
+	RemoteRefs bool
+	// AllowHosts are hosts remote refs may reach whatever their address.
+	AllowHosts []string
+	// MaxOperations refuses a description with more operations, before
+	// it is resolved; DefaultMaxOperations when 0.
+	MaxOperations int
+}
+
+// DefaultMaxOperations is the most operations a description may have:
+// four times GitHub's REST API (1,223 operations, a 7.3 MiB config). The
+// config written is also refused past the 16 MiB mcpgen loads.
+const DefaultMaxOperations = 5000
+
 // Load reads the description at source, a file path or an http(s) URL, and
-// resolves its $refs, to other files and URLs too.
-func Load(ctx context.Context, source string) (*Document, error) {
+// resolves its $refs as opts allows.
+func Load(ctx context.Context, source string, opts LoadOptions) (*Document, error) {
 	loc, err := location(source)
 	if err != nil {
 		return nil, err
 	}
+	src := &sources{root: loc, opts: opts, client: refClient(opts.AllowHosts)}
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
-	loader.IsExternalRefsAllowed = true
-	loader.ReadFromURIFunc = read
-	data, err := read(loader, loc)
+	loader.IsExternalRefsAllowed = opts.FileRefs || opts.RemoteRefs
+	loader.ReadFromURIFunc = src.read
+	data, err := src.read(loader, loc)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +83,7 @@ func Load(ctx context.Context, source string) (*Document, error) {
 			return nil, fmt.Errorf("reading %s: %w", source, err)
 		}
 	}
-	version, err := declared(data, node)
+	version, err := declared(data, node, cmp.Or(opts.MaxOperations, DefaultMaxOperations))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", source, err)
 	}
@@ -92,35 +115,6 @@ func location(source string) (*url.URL, error) {
 	return &url.URL{Path: filepath.ToSlash(abs)}, nil
 }
 
-// read reads a document or a referenced file: from disk, or over HTTP with
-// the loader's context.
-func read(loader *openapi3.Loader, loc *url.URL) ([]byte, error) {
-	if loc.Scheme == "" || loc.Scheme == "file" {
-		f, err := os.Open(filepath.FromSlash(loc.Path))
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return readCapped(f, loc)
-	}
-	if loc.Scheme != "http" && loc.Scheme != "https" {
-		return nil, fmt.Errorf("%s: only files and http(s) URLs can be read", loc)
-	}
-	req, err := http.NewRequestWithContext(loader.Context, http.MethodGet, loc.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", loc, resp.Status)
-	}
-	return readCapped(resp.Body, loc)
-}
-
 func readCapped(r io.Reader, loc *url.URL) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxDocument+1))
 	if err == nil && len(data) > maxDocument {
@@ -131,7 +125,9 @@ func readCapped(r io.Reader, loc *url.URL) ([]byte, error) {
 
 // declared returns the version a document declares (`openapi` or
 // `swagger`), from the nodes of a JSON document or by parsing YAML.
-func declared(data []byte, node *yaml.Node) (string, error) {
+// It also counts the document's operations, refusing more than max
+// before anything is resolved or converted.
+func declared(data []byte, node *yaml.Node, max int) (string, error) {
 	if node == nil {
 		var doc yaml.Node
 		if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -148,10 +144,30 @@ func declared(data []byte, node *yaml.Node) (string, error) {
 				openapi = v.Value
 			case k == "swagger" && v.Kind == yaml.ScalarNode:
 				swagger = v.Value
+			case k == "paths" && max > 0:
+				if n := countOperations(v); n > max {
+					return "", fmt.Errorf("%d operations, more than %d (--max-operations): one config of them would be larger than mcpgen loads and than a model can choose from; "+
+						"import a part of the API from a description cut to it, or raise --max-operations", n, max)
+				}
 			}
 		}
 	}
 	return cmp.Or(swagger, openapi), nil
+}
+
+// countOperations counts the operations of a paths object.
+func countOperations(paths *yaml.Node) int {
+	n := 0
+	for i := 1; i < len(paths.Content); i += 2 {
+		item := paths.Content[i]
+		for j := 0; j+1 < len(item.Content); j += 2 {
+			switch strings.ToLower(item.Content[j].Value) {
+			case "get", "put", "post", "delete", "options", "head", "patch", "trace", "query":
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func isJSON(data []byte) bool {

@@ -15,7 +15,7 @@ import (
 // the user wrote (edits, renamed tools, comments, tools of their own) as
 // it was; merging again adds nothing.
 func TestMerge(t *testing.T) {
-	doc, err := Load(context.Background(), "testdata/petstore-3.0.yaml")
+	doc, err := Load(context.Background(), "testdata/petstore-3.0.yaml", LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestEmitMatchesEncoder(t *testing.T) {
 			if strings.HasSuffix(file, ".gz") {
 				path = gunzip(t, file)
 			}
-			doc, err := Load(context.Background(), path)
+			doc, err := Load(context.Background(), path, LoadOptions{FileRefs: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,7 +43,7 @@ func TestRealDescriptions(t *testing.T) {
 			if strings.HasSuffix(path, ".gz") {
 				path = gunzip(t, path)
 			}
-			doc, err := Load(context.Background(), path)
+			doc, err := Load(context.Background(), path, LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

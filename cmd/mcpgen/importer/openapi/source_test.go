@@ -13,7 +13,7 @@ import (
 func TestLoadURL(t *testing.T) {
 	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
 	defer srv.Close()
-	doc, err := Load(context.Background(), srv.URL+"/split/openapi.yaml")
+	doc, err := Load(context.Background(), srv.URL+"/split/openapi.yaml", LoadOptions{RemoteRefs: true, AllowHosts: []string{"127.0.0.1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestLoadURL(t *testing.T) {
 	if got := Convert(doc, nil, Options{Name: "api"}, nil).Backends[1]; get(got, "base_url").Value != "https://docs.example/api/v3" {
 		t.Errorf("relative server URL: %s", yamlOf(t, got))
 	}
-	_, err = Load(context.Background(), srv.URL+"/missing.yaml")
+	_, err = Load(context.Background(), srv.URL+"/missing.yaml", LoadOptions{})
 	if err == nil || !strings.Contains(err.Error(), "404") {
 		t.Errorf("a missing URL: %v", err)
 	}
