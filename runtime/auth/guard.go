@@ -106,9 +106,9 @@ func (g *Guard) oauth(ctx context.Context, cfg *spec.Auth, client *http.Client) 
 	g.jwt = newJWTVerifier(keys, o.Issuer, audiences, algs, leeway, claim)
 	g.jwt.implies = g.implies
 	if in := o.Introspection; in != nil {
-		g.intro = &introspector{url: in.URL, clientID: in.ClientID, secret: in.ClientSecret, issuer: o.Issuer,
-			audiences: audiences, scopesClaim: claim, implies: g.implies, client: client, cache: newTokenCache(),
-			maxAge: cmp.Or(time.Duration(in.Cache), DefaultIntrospectionAge)}
+		g.intro = newIntrospector(&introspector{url: in.URL, clientID: in.ClientID, secret: in.ClientSecret, issuer: o.Issuer,
+			audiences: audiences, scopesClaim: claim, implies: g.implies, client: client,
+			maxAge: cmp.Or(time.Duration(in.Cache), DefaultIntrospectionAge)})
 	}
 }
 

@@ -5,17 +5,40 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/ratelimit"
+	"golang.org/x/sync/singleflight"
 )
 
-// Limits of introspection.
+// Limits of introspection: what bogus tokens can make the server ask the
+// provider. A refused token is remembered; one client address causes at
+// most introspectPerClient calls; at most maxIntrospecting run at once,
+// and a check waits at most introspectWait for its turn; the same token
+// checked by many requests at once is asked about once.
 const (
 	inactiveCacheFor     = 10 * time.Second // a refused token is asked about again after this
 	maxIntrospectionBody = 1 << 20
+	maxIntrospecting     = 8
+	introspectWait       = 2 * time.Second
 )
+
+// introspectPerClient bounds the introspection calls one client address
+// causes: a burst of 10, then 2 a second. A client whose token is valid
+// asks once and is answered from the cache until the token expires.
+var introspectPerClient = ratelimit.Limit{Rate: 2, Burst: 10}
+
+// ThrottledError is a credential not checked because its client caused
+// too many checks lately; it may try again after RetryAfter.
+type ThrottledError struct{ RetryAfter time.Duration }
+
+func (e *ThrottledError) Error() string {
+	return fmt.Sprintf("too many unknown tokens from this address; retry in %s", e.RetryAfter.Round(time.Second))
+}
 
 // introspector checks opaque tokens with an RFC 7662 endpoint and caches
 // the answers by the token's SHA-256, until the token expires and at most
@@ -29,7 +52,16 @@ type introspector struct {
 	maxAge                time.Duration
 	client                *http.Client
 
-	cache *tokenCache
+	cache     *tokenCache
+	perClient *ratelimit.Memory
+	slots     chan struct{} // one per introspection call in flight
+	flight    singleflight.Group
+}
+
+// newIntrospector fills in v's caches and limits.
+func newIntrospector(v *introspector) *introspector {
+	v.cache, v.perClient, v.slots = newTokenCache(), ratelimit.NewMemory(), make(chan struct{}, maxIntrospecting)
+	return v
 }
 
 // verify returns the caller of an opaque token.
@@ -37,16 +69,39 @@ func (v *introspector) verify(ctx context.Context, raw string) (*Caller, time.Ti
 	now := time.Now()
 	e, ok := v.cache.get(raw, now)
 	if !ok {
-		var err error
-		if e, err = v.ask(ctx, raw, now); err != nil {
+		if wait, _ := v.perClient.Allow(ctx, clientFrom(ctx), introspectPerClient); wait > 0 {
+			return nil, time.Time{}, &ThrottledError{RetryAfter: wait}
+		}
+		got, err, _ := v.flight.Do(raw, func() (any, error) { return v.askInTurn(ctx, raw, now) })
+		if err != nil {
 			return nil, time.Time{}, err
 		}
-		v.cache.put(raw, e, now)
+		e = got.(verdict)
 	}
 	if e.caller == nil {
 		return nil, time.Time{}, fmt.Errorf("%w: the token is not active", ErrInvalidToken)
 	}
 	return e.caller, e.exp, nil
+}
+
+// askInTurn asks about raw once one of the slots is free, and caches the
+// answer.
+func (v *introspector) askInTurn(ctx context.Context, raw string, now time.Time) (verdict, error) {
+	t := time.NewTimer(introspectWait)
+	defer t.Stop()
+	select {
+	case v.slots <- struct{}{}:
+		defer func() { <-v.slots }()
+	case <-t.C:
+		return verdict{}, fmt.Errorf("%w: %d introspection calls already running", ErrUnavailable, maxIntrospecting)
+	case <-ctx.Done():
+		return verdict{}, fmt.Errorf("%w: %v", ErrUnavailable, ctx.Err())
+	}
+	e, err := v.ask(ctx, raw, now)
+	if err == nil {
+		v.cache.put(raw, e, now)
+	}
+	return e, err
 }
 
 // ask posts the token to the endpoint and judges the answer.
@@ -135,4 +190,23 @@ func minTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+type clientKey struct{}
+
+// withClient records on ctx the address a request came from, without its
+// port, for the limits on what one client can cause.
+func withClient(ctx context.Context, r *http.Request) context.Context {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return context.WithValue(ctx, clientKey{}, host)
+}
+
+// clientFrom returns the address withClient recorded ("" when none: calls
+// that did not come over HTTP share one budget).
+func clientFrom(ctx context.Context) string {
+	s, _ := ctx.Value(clientKey{}).(string)
+	return s
 }

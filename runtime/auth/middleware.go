@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -95,8 +96,13 @@ func (g *Guard) leeway() time.Duration {
 
 // admit authenticates r, answering it if it cannot go on.
 func (g *Guard) admit(ctx context.Context, w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth.TokenInfo, bool) {
-	c, exp, err := g.identify(ctx, r.Header)
+	c, exp, err := g.identify(withClient(ctx, r), r.Header)
+	var throttled *ThrottledError
 	switch {
+	case errors.As(err, &throttled):
+		w.Header().Set("Retry-After", strconv.Itoa(int(max(time.Second, throttled.RetryAfter.Round(time.Second))/time.Second)))
+		http.Error(w, err.Error(), http.StatusTooManyRequests)
+		return nil, nil, false
 	case errors.Is(err, ErrNoCredential):
 		g.challenge(w, http.StatusUnauthorized, "", g.required, "authentication required")
 		return nil, nil, false
