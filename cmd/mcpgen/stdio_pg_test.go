@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	_ "github.com/go-sql-driver/mysql"
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -67,5 +68,60 @@ func queryRunning(t *testing.T, dsn, marker string) func() bool {
 			t.Fatal(err)
 		}
 		return n > 0
+	}
+}
+
+// TestStdioClientDiesLeavesNoQueryMariaDB: the same on MariaDB, where the
+// driver leaves a canceled statement running and mcpgen kills it (KILL
+// QUERY) before it exits.
+func TestStdioClientDiesLeavesNoQueryMariaDB(t *testing.T) {
+	t.Parallel()
+	dsn := os.Getenv("MCPGEN_TEST_MYSQL_DSN")
+	if dsn == "" {
+		t.Skip("MCPGEN_TEST_MYSQL_DSN is not set")
+	}
+	marker := fmt.Sprintf("mcpgen-dies-%d", time.Now().UnixNano())
+	path := filepath.Join(t.TempDir(), "my.yaml")
+	cfg := fmt.Sprintf(`version: 1
+server:
+  stdio: {shutdown_timeout: 200ms}
+backends:
+  my: {kind: sql, driver: mysql, dsn: %q}
+tools:
+  - name: sleepy
+    description: Sleeps in the database.
+    handler:
+      backend: my
+      query: "SELECT SLEEP(300), '%s' AS marker"
+      timeout: 10m
+`, dsn, marker)
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("mysql", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	running := func() bool {
+		var n int
+		err := db.QueryRow(`SELECT count(*) FROM information_schema.processlist WHERE info LIKE CONCAT('%', ?, '%') AND id <> CONNECTION_ID()`, marker).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n > 0
+	}
+	c := startRaw(t, path)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sleepy","arguments":{}}}`)
+	eventually(t, "the query to start", running)
+	_ = c.in.Close() // the client dies: its end of both pipes closes
+	for range c.lines {
+	}
+	if err := c.wait(); err != nil {
+		t.Errorf("mcpgen exited with %v", err)
+	}
+	if running() { // the server would notice the closed connection only seconds later
+		t.Error("the query still runs after mcpgen exited: it did not kill it")
 	}
 }

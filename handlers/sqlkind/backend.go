@@ -230,6 +230,7 @@ func (d *DB) Ping(ctx context.Context) error {
 
 // Close closes the pools.
 func (d *DB) Close() error {
+	d.server.kills.Wait() // at most their 5 s timeout
 	err := d.db.Close()
 	if d.ro != nil {
 		err = errors.Join(err, d.ro.Close())

@@ -64,6 +64,10 @@ type serverState struct {
 	noTimeout atomic.Bool // the server refused max_statement_time
 	mu        sync.Mutex
 	ids       map[any]uint64 // MySQL connection ids by driver connection
+	// kills are the KILL QUERY statements on their way: closing the
+	// backend waits for them, so that a call canceled as the process
+	// stops (its client gone) leaves no statement running.
+	kills sync.WaitGroup
 }
 
 var (

@@ -69,11 +69,11 @@ func killQuery(s *session) {
 	if s.id == 0 {
 		return
 	}
-	go func() {
+	s.server.kills.Go(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_, _ = s.pool.ExecContext(ctx, fmt.Sprintf("KILL QUERY %d", s.id))
-	}()
+	})
 }
 
 // readOnlyConnector makes connections whose session is READ ONLY: MySQL
