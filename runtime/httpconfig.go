@@ -3,6 +3,7 @@ package runtime
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -42,6 +43,14 @@ func (b *builder) httpConfig(f *load.File, h *spec.HTTP) {
 		if o != "*" && (err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") || strings.Trim(u.Path, "/") != "") {
 			b.diag(f, load.Error, fmt.Sprintf("server.http.allowed_origins[%d]", i),
 				fmt.Sprintf("%q is not an origin", o), "an origin is scheme://host[:port], e.g. https://app.example.com")
+		}
+	}
+	for i, p := range h.TrustedProxies {
+		if _, err := netip.ParsePrefix(p); err != nil {
+			if _, err := netip.ParseAddr(p); err != nil {
+				b.diag(f, load.Error, fmt.Sprintf("server.http.trusted_proxies[%d]", i),
+					fmt.Sprintf("%q is not an IP address or a CIDR prefix", p), "e.g. 10.0.0.0/8 or 192.0.2.10")
+			}
 		}
 	}
 	if h.MaxSessions < 0 {

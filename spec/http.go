@@ -56,9 +56,23 @@ type HTTP struct {
 	// configured inline), so that one slow backend cannot hold every call.
 	// -1 for no cap. Defaults to 128.
 	MaxCallsPerBackend int `yaml:"max_calls_per_backend,omitempty"`
-	// MaxConnections caps the open client connections; further clients wait
-	// to be accepted. -1 for no cap. Defaults to 2048.
+	// MaxConnections caps the open client connections. At the cap, the
+	// connection idle the longest (kept alive between requests) is closed
+	// to make room for a new client; a new connection is refused only when
+	// every open one is busy. -1 for no cap. Defaults to 2048.
 	MaxConnections int `yaml:"max_connections,omitempty"`
+	// MaxConnectionsPerClient caps the open connections from one client
+	// address, so that one source holds at most 1/32 of the default total;
+	// connections from `trusted_proxies` are not capped. -1 for no cap.
+	// Defaults to 64.
+	MaxConnectionsPerClient int `yaml:"max_connections_per_client,omitempty"`
+	// TrustedProxies are the addresses (IPs or CIDR prefixes, e.g.
+	// 10.0.0.0/8) of the load balancers or reverse proxies in front of
+	// mcpgen: their connections are not capped per client, and for their
+	// requests the client is the address they name last in
+	// X-Forwarded-For. A request from anywhere else is its connection's
+	// address, whatever headers it sends.
+	TrustedProxies []string `yaml:"trusted_proxies,omitempty"`
 	// ReadHeaderTimeout is how long a client may take to send a request's
 	// headers. Defaults to 10s.
 	ReadHeaderTimeout Duration `yaml:"read_header_timeout,omitempty"`

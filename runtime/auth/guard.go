@@ -112,6 +112,11 @@ func (g *Guard) oauth(ctx context.Context, cfg *spec.Auth, client *http.Client) 
 	}
 }
 
+// CountsClients reports whether the guard limits what one client address
+// can cause (it checks opaque tokens with the provider), and so wants
+// WithClient on a request's context.
+func (g *Guard) CountsClients() bool { return g.intro != nil }
+
 // Close stops refreshing keys.
 func (g *Guard) Close() error {
 	g.stop()

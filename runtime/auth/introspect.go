@@ -194,17 +194,27 @@ func minTime(a, b time.Time) time.Time {
 
 type clientKey struct{}
 
-// withClient records on ctx the address a request came from, without its
-// port, for the limits on what one client can cause.
+// WithClient records on ctx the address a request came from (without its
+// port), for the limits on what one client can cause. The HTTP transport
+// sets it, from a trusted proxy's X-Forwarded-For when there is one;
+// without it, a request is its connection's address.
+func WithClient(ctx context.Context, addr string) context.Context {
+	return context.WithValue(ctx, clientKey{}, addr)
+}
+
+// withClient records r's connection address, unless WithClient did.
 func withClient(ctx context.Context, r *http.Request) context.Context {
+	if _, ok := ctx.Value(clientKey{}).(string); ok {
+		return ctx
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	return context.WithValue(ctx, clientKey{}, host)
+	return WithClient(ctx, host)
 }
 
-// clientFrom returns the address withClient recorded ("" when none: calls
+// clientFrom returns the address WithClient recorded ("" when none: calls
 // that did not come over HTTP share one budget).
 func clientFrom(ctx context.Context) string {
 	s, _ := ctx.Value(clientKey{}).(string)

@@ -96,12 +96,12 @@ func (g *Guard) leeway() time.Duration {
 
 // admit authenticates r, answering it if it cannot go on.
 func (g *Guard) admit(ctx context.Context, w http.ResponseWriter, r *http.Request) (*Caller, *sdkauth.TokenInfo, bool) {
-	c, exp, err := g.identify(withClient(ctx, r), r.Header)
-	var throttled *ThrottledError
+	if g.intro != nil {
+		ctx = withClient(ctx, r)
+	}
+	c, exp, err := g.identify(ctx, r.Header)
 	switch {
-	case errors.As(err, &throttled):
-		w.Header().Set("Retry-After", strconv.Itoa(int(max(time.Second, throttled.RetryAfter.Round(time.Second))/time.Second)))
-		http.Error(w, err.Error(), http.StatusTooManyRequests)
+	case err != nil && throttle(w, err):
 		return nil, nil, false
 	case errors.Is(err, ErrNoCredential):
 		g.challenge(w, http.StatusUnauthorized, "", g.required, "authentication required")
@@ -126,6 +126,19 @@ func (g *Guard) admit(ctx context.Context, w http.ResponseWriter, r *http.Reques
 		return c, tokenInfo(c, g.issuer, exp), true
 	}
 	return c, c.info, true
+}
+
+// throttle answers 429 with Retry-After when err is a ThrottledError, and
+// reports whether it did. (Its own function: the target errors.As takes
+// escapes, and a call with a valid token should not pay for it.)
+func throttle(w http.ResponseWriter, err error) bool {
+	var t *ThrottledError
+	if !errors.As(err, &t) {
+		return false
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(int(max(time.Second, t.RetryAfter.Round(time.Second))/time.Second)))
+	http.Error(w, err.Error(), http.StatusTooManyRequests)
+	return true
 }
 
 // identify returns the caller that the bearer credential of a request's

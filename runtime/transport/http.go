@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -21,7 +22,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/spec"
-	"golang.org/x/net/netutil"
 )
 
 // Defaults of HTTPOptions.
@@ -39,6 +39,7 @@ const (
 	DefaultMaxCalls             = 512
 	DefaultMaxCallsPerBackend   = 128
 	DefaultMaxConnections       = 2048
+	DefaultMaxConnsPerClient    = 64
 	DefaultReadHeaderTimeout    = 10 * time.Second
 	DefaultReadTimeout          = 30 * time.Second
 	DefaultWriteTimeout         = 30 * time.Second
@@ -85,9 +86,15 @@ type HTTPOptions struct {
 	// MaxCallsPerBackend caps the tool calls running at once on one
 	// backend; negative: no cap.
 	MaxCallsPerBackend int
-	// MaxConnections caps open connections (ListenAndServe only); negative: no
-	// cap.
+	// MaxConnections caps open connections (ListenAndServe only), closing
+	// the connection idle the longest to make room; negative: no cap.
 	MaxConnections int
+	// MaxConnectionsPerClient caps the open connections from one address
+	// (ListenAndServe only), except TrustedProxies; negative: no cap.
+	MaxConnectionsPerClient int
+	// TrustedProxies are the proxies whose connections are not capped per
+	// client and whose X-Forwarded-For names the client.
+	TrustedProxies []netip.Prefix
 	// ReadHeaderTimeout bounds reading a request's headers (ListenAndServe
 	// only); negative: no bound.
 	ReadHeaderTimeout time.Duration
@@ -121,7 +128,9 @@ func HTTPConfig(srv *runtime.Server) (addr string, opts HTTPOptions) {
 		ShutdownTimeout: time.Duration(h.ShutdownTimeout), MaxSessionsPerClient: h.MaxSessionsPerClient,
 		MaxCalls: h.MaxCalls, MaxCallsPerBackend: h.MaxCallsPerBackend, MaxConnections: h.MaxConnections,
 		ReadHeaderTimeout: time.Duration(h.ReadHeaderTimeout), ReadTimeout: time.Duration(h.ReadTimeout),
-		WriteTimeout: time.Duration(h.WriteTimeout), IdleTimeout: time.Duration(h.IdleTimeout)}
+		WriteTimeout: time.Duration(h.WriteTimeout), IdleTimeout: time.Duration(h.IdleTimeout),
+		MaxConnectionsPerClient: h.MaxConnectionsPerClient}
+	opts.TrustedProxies, _ = parseTrusted(h.TrustedProxies) // checked when the config was built
 	if t := srv.TLS(); t != nil {
 		opts.TLSCertFile, opts.TLSKeyFile = t.CertFile, t.KeyFile
 	}
@@ -152,7 +161,8 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 		v   *int
 		def int
 	}{{&o.MaxSessionsPerClient, DefaultMaxSessionsPerClient}, {&o.MaxCalls, DefaultMaxCalls},
-		{&o.MaxCallsPerBackend, DefaultMaxCallsPerBackend}, {&o.MaxConnections, DefaultMaxConnections}} {
+		{&o.MaxCallsPerBackend, DefaultMaxCallsPerBackend}, {&o.MaxConnections, DefaultMaxConnections},
+		{&o.MaxConnectionsPerClient, DefaultMaxConnsPerClient}} {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
@@ -280,6 +290,9 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Admitted here rather than at the endpoint, so that one copy of
 		// the request carries both its caller and its write deadline.
 		// The endpoint refuses a request that was not (ItemScopes).
+		if h.auth.CountsClients() {
+			ctx = auth.WithClient(ctx, clientAddr(r, h.opts.TrustedProxies))
+		}
 		var ok bool
 		if ctx, ok = h.auth.Admit(ctx, w, r); !ok {
 			return
@@ -354,14 +367,14 @@ func ListenAndServe(ctx context.Context, s *runtime.Server, addr string, opts HT
 	if opts.OnListen != nil {
 		opts.OnListen(ln.Addr())
 	}
-	if opts.MaxConnections > 0 {
-		ln = netutil.LimitListener(ln, opts.MaxConnections)
-	}
+	limited := newConnLimiter(ln, opts.MaxConnections, opts.MaxConnectionsPerClient, opts.TrustedProxies)
 	// No Server.ReadTimeout or WriteTimeout: they bound the whole exchange,
 	// and would cut long calls and streams. The handler bounds reading the
 	// body and each write instead.
 	hs := &http.Server{Handler: h, ReadHeaderTimeout: max(opts.ReadHeaderTimeout, 0), TLSConfig: tlsConf,
-		IdleTimeout: max(opts.IdleTimeout, 0), ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn)}
+		IdleTimeout: max(opts.IdleTimeout, 0), ErrorLog: slog.NewLogLogger(s.Logger().Handler(), slog.LevelWarn),
+		ConnState: limited.track}
+	ln = limited
 	errc := make(chan error, 1)
 	go func() {
 		if tlsConf != nil {

@@ -116,38 +116,44 @@ tools:
 	}
 }
 
-// TestServeHTTPMaxConnections: beyond the cap, a connection waits until
-// another one closes.
+// TestServeHTTPMaxConnections: at max_connections, the connection idle
+// the longest is closed to make room for a new one; when every open
+// connection is busy (a request on its way), a new one is refused at once
+// rather than left waiting.
 func TestServeHTTPMaxConnections(t *testing.T) {
 	t.Parallel()
 	addr := listen(t, nil, stepsConfig, transport.HTTPOptions{MaxConnections: 2})
-	var held []net.Conn
-	for range 2 {
+	dial := func() net.Conn {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		health(t, c) // accepted and served
-		held = append(held, c)
+		t.Cleanup(func() { c.Close() })
+		return c
 	}
-	third, err := net.Dial("tcp", addr) // the kernel completes the handshake
-	if err != nil {
-		t.Fatal(err)
+	first, second := dial(), dial()
+	health(t, first) // both served, then idle
+	health(t, second)
+	third := dial()
+	health(t, third) // served: the longest idle made room
+	_ = first.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := first.Read(make([]byte, 1)); err == nil {
+		t.Error("the connection idle the longest was not closed")
 	}
-	defer third.Close()
-	answered := make(chan struct{})
-	go func() {
-		health(t, third)
-		close(answered)
-	}()
-	select {
-	case <-answered:
-		t.Fatal("a third connection was served while two were open")
-	case <-time.After(300 * time.Millisecond): // if the cap holds, no wait is long enough
+	// second and third now busy: a request whose body is on its way.
+	// (A request with only part of its headers still counts as idle.)
+	for _, c := range []net.Conn{second, third} {
+		if _, err := io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"); err != nil {
+			t.Fatal(err)
+		}
 	}
-	held[0].Close()
-	<-answered
+	time.Sleep(100 * time.Millisecond) // the server reads their first bytes
+	fourth := dial()
+	_ = fourth.SetReadDeadline(time.Now().Add(5 * time.Second))
+	start := time.Now()
+	if _, err := fourth.Read(make([]byte, 1)); err == nil || time.Since(start) > 3*time.Second {
+		t.Errorf("a connection beyond two busy ones: %v after %v, want closed at once", err, time.Since(start))
+	}
 }
 
 func health(t *testing.T, c net.Conn) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -356,7 +357,7 @@ func TestHTTPConfig(t *testing.T) {
 			MaxSessions: 1000, MaxBody: 4 << 20, ShutdownTimeout: 10 * time.Second, ResumeWindow: 5 * time.Second,
 			MaxSessionsPerClient: 100, MaxCalls: 512, MaxCallsPerBackend: 128, MaxConnections: 2048,
 			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second,
-			IdleTimeout: 2 * time.Minute}},
+			IdleTimeout: 2 * time.Minute, MaxConnectionsPerClient: 64}},
 		{name: "everything", serves: true, http: `
   http:
     addr: 0.0.0.0:9000
@@ -371,6 +372,8 @@ func TestHTTPConfig(t *testing.T) {
     max_calls: 7
     max_calls_per_backend: 3
     max_connections: 50
+    max_connections_per_client: 5
+    trusted_proxies: [10.0.0.0/8]
     read_header_timeout: 1s
     read_timeout: 2s
     write_timeout: 3s
@@ -379,7 +382,8 @@ func TestHTTPConfig(t *testing.T) {
 			MaxSessions: 3, MaxBody: 1024, ShutdownTimeout: 2 * time.Second, ResumeWindow: 5 * time.Second,
 			MaxSessionsPerClient: -1, MaxCalls: 7, MaxCallsPerBackend: 3, MaxConnections: 50,
 			ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 3 * time.Second,
-			IdleTimeout: 4 * time.Second}},
+			IdleTimeout: 4 * time.Second, MaxConnectionsPerClient: 5,
+			TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -388,7 +392,8 @@ func TestHTTPConfig(t *testing.T) {
 			if addr != tt.addr || srv.ServesHTTP() != tt.serves {
 				t.Errorf("addr %q, serves HTTP %v; want %q, %v", addr, srv.ServesHTTP(), tt.addr, tt.serves)
 			}
-			if diff := cmp.Diff(tt.opts, opts, cmpopts.IgnoreFields(transport.HTTPOptions{}, "OnListen")); diff != "" {
+			if diff := cmp.Diff(tt.opts, opts, cmpopts.IgnoreFields(transport.HTTPOptions{}, "OnListen"),
+				cmp.Comparer(func(a, b netip.Prefix) bool { return a == b })); diff != "" {
 				t.Errorf("options (-want +got):\n%s", diff)
 			}
 		})

@@ -3,6 +3,8 @@ package transport
 import (
 	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"sync"
 )
 
@@ -26,13 +28,39 @@ func newClientSessions(max int) *clientSessions {
 	return &clientSessions{max: max, byAddr: map[string]*addrSessions{}}
 }
 
-// clientAddr is the address a request came from, without its port.
-func clientAddr(r *http.Request) string {
+// clientAddr is the address a request came from, without its port: its
+// connection's, or, when that is a trusted proxy's, the address
+// X-Forwarded-For names last that is not a trusted proxy's (the entries
+// before it were written by whoever sent the request, and prove nothing).
+func clientAddr(r *http.Request, trusted []netip.Prefix) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
+	}
+	addr, err := netip.ParseAddr(host)
+	if err != nil || !inPrefixes(addr.Unmap(), trusted) {
+		return host
+	}
+	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return host // a garbled chain: the proxy itself
+		}
+		if !inPrefixes(hop.Unmap(), trusted) {
+			return hop.Unmap().String()
+		}
 	}
 	return host
+}
+
+func inPrefixes(a netip.Addr, ps []netip.Prefix) bool {
+	for _, p := range ps {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // reserve reports whether addr may open one more session, counting the

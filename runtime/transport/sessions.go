@@ -94,7 +94,7 @@ func (h *HTTPHandler) open(w http.ResponseWriter, r *http.Request, fi frameInfo,
 	if !h.admit(w) {
 		return
 	}
-	addr := clientAddr(r)
+	addr := clientAddr(r, h.opts.TrustedProxies)
 	if !h.perClient.reserve(addr, h.liveSessions) {
 		w.Header().Set("Retry-After", "10")
 		http.Error(w, fmt.Sprintf("too many sessions from this address (limit %d); close some or retry later",
