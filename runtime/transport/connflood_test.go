@@ -2,7 +2,6 @@ package transport_test
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -16,21 +15,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
-
-// listenFlood serves robustConfig with ListenAndServe on a loopback port and
-// returns its address; the server stops with the test.
-func listenFlood(t *testing.T, opts transport.HTTPOptions) string {
-	t.Helper()
-	srv, _ := build(t, nil, robustConfig, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	addrc := make(chan net.Addr, 1)
-	errc := make(chan error, 1)
-	opts.ShutdownTimeout = 100 * time.Millisecond
-	opts.OnListen = func(a net.Addr) { addrc <- a }
-	go func() { errc <- transport.ListenAndServe(ctx, srv, "127.0.0.1:0", opts) }()
-	t.Cleanup(func() { cancel(); <-errc })
-	return (<-addrc).String()
-}
 
 // idleConn opens a connection from the loopback address from, sends one
 // request on it and keeps it open (kept alive, idle); nil when the server
@@ -74,7 +58,7 @@ func served(t *testing.T, addr, from string) bool {
 // connection cap (from many addresses, as a flood would come) do not keep
 // a new client out: the connection idle the longest makes room for it.
 func TestIdleConnectionsDoNotLockOut(t *testing.T) {
-	addr := listenFlood(t, transport.HTTPOptions{MaxConnections: 40, MaxConnectionsPerClient: 4})
+	addr := listen(t, nil, robustConfig, transport.HTTPOptions{MaxConnections: 40, MaxConnectionsPerClient: 4})
 	for i := range 60 {
 		idleConn(t, addr, fmt.Sprintf("127.0.1.%d", 1+i/4))
 	}
@@ -90,7 +74,7 @@ func TestIdleConnectionsDoNotLockOut(t *testing.T) {
 // once, another address is still served, and a trusted proxy's address is
 // not capped.
 func TestConnectionsCappedPerClient(t *testing.T) {
-	addr := listenFlood(t, transport.HTTPOptions{MaxConnectionsPerClient: 8,
+	addr := listen(t, nil, robustConfig, transport.HTTPOptions{MaxConnectionsPerClient: 8,
 		TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.3.9/32")}})
 	kept := 0
 	for range 20 {
