@@ -191,8 +191,10 @@ type HTTPHandler struct {
 	calls     *callTracker
 	limits    *callLimits
 	perClient *clientSessions
-	mux       *http.ServeMux
-	stopWait  context.CancelFunc // stops the resource watcher
+	// unconfirmed are the sessions that sent nothing after initialize
+	unconfirmed *unconfirmed
+	mux         *http.ServeMux
+	stopWait    context.CancelFunc // stops the resource watcher
 	// extraMethods are the methods the config adds to the SDK's
 	extraMethods []string
 	// shared keeps sessions in Redis (server.state.redis); nil without
@@ -211,7 +213,8 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	opts = opts.withDefaults()
 	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
 		calls: newCallTracker(opts.ResumeWindow), perClient: newClientSessions(opts.MaxSessionsPerClient),
-		limits: newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend), directs: newDirectCalls()}
+		unconfirmed: newUnconfirmed(),
+		limits:      newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend), directs: newDirectCalls()}
 	h.calls.stateless = opts.Stateless
 	h.extraMethods = s.ExtraMethods()
 	h.mcp = s.MCP()

@@ -223,11 +223,17 @@ func TestHTTPClientDisconnectCancelsBackend(t *testing.T) {
 	}
 }
 
+// TestHTTPMaxSessions: with every session in use (each sent a request
+// after its handshake), a new one is refused 503 with Retry-After: only
+// sessions never used make room (TestSessionFloodDoesNotLockOut).
 func TestHTTPMaxSessions(t *testing.T) {
 	t.Parallel()
 	_, base, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{MaxSessions: 2})
-	rawSession(t, base)
-	rawSession(t, base)
+	for range 2 {
+		id := rawSession(t, base)
+		resp := rawRequest{body: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, session: true}.do(t, testCtx(t), base, id)
+		resp.Body.Close()
+	}
 	resp := rawRequest{body: initBody}.do(t, testCtx(t), base, "")
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {

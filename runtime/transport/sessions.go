@@ -75,6 +75,9 @@ func (h *HTTPHandler) sessions(next http.Handler) http.Handler {
 			h.open(w, r, fi, next)
 			return
 		case id != "":
+			if string(fi.method) != `"notifications/initialized"` {
+				h.unconfirmed.confirm(id)
+			}
 			h.alignVersion(r, id)
 			if h.shared != nil {
 				h.shared.Touch(r.Context(), id) // a session in use does not expire in Redis
@@ -101,7 +104,11 @@ func (h *HTTPHandler) open(w http.ResponseWriter, r *http.Request, fi frameInfo,
 			h.opts.MaxSessionsPerClient), http.StatusTooManyRequests)
 		return
 	}
-	defer func() { h.perClient.opened(addr, w.Header().Get(sessionIDHeader)) }()
+	defer func() {
+		id := w.Header().Get(sessionIDHeader)
+		h.perClient.opened(addr, id)
+		h.unconfirmed.add(id)
+	}()
 	next.ServeHTTP(w, r)
 }
 
@@ -127,16 +134,32 @@ func (h *HTTPHandler) SessionCount() int {
 }
 
 // admit reports whether a new session may start, answering 503 if not.
+// Sessions that never sent a request after their initialize are closed
+// once past their lifetime, and at the cap the oldest of them makes room.
 func (h *HTTPHandler) admit(w http.ResponseWriter) bool {
 	if h.calls.draining() {
 		unavailable(w, "server is shutting down")
 		return false
 	}
-	if h.opts.MaxSessions >= 0 && h.SessionCount() >= h.opts.MaxSessions {
+	full := h.opts.MaxSessions >= 0 && h.SessionCount() >= h.opts.MaxSessions
+	if ids := h.unconfirmed.expired(full); len(ids) > 0 {
+		h.closeSessions(ids)
+		full = h.opts.MaxSessions >= 0 && h.SessionCount() >= h.opts.MaxSessions
+	}
+	if full {
 		unavailable(w, "too many sessions; retry later")
 		return false
 	}
 	return true
+}
+
+// closeSessions closes the sessions of this replica with the given ids.
+func (h *HTTPHandler) closeSessions(ids []string) {
+	for ss := range h.mcp.Sessions() {
+		if slices.Contains(ids, ss.ID()) {
+			_ = ss.Close()
+		}
+	}
 }
 
 func unavailable(w http.ResponseWriter, msg string) {
