@@ -56,6 +56,13 @@ type HTTP struct {
 	// configured inline), so that one slow backend cannot hold every call.
 	// -1 for no cap. Defaults to 128.
 	MaxCallsPerBackend int `yaml:"max_calls_per_backend,omitempty"`
+	// BackendQueue caps the calls waiting for a slot on one backend when
+	// max_calls_per_backend are running; beyond it a call is refused at
+	// once, saying when to retry. -1: no call waits. Defaults to 256.
+	BackendQueue int `yaml:"backend_queue,omitempty"`
+	// BackendQueueWait is how long a call waits for a slot on its backend
+	// before it is refused, saying when to retry. Defaults to 2s.
+	BackendQueueWait Duration `yaml:"backend_queue_wait,omitempty"`
 	// MaxConnections caps the open client connections. At the cap, the
 	// connection idle the longest (kept alive between requests) is closed
 	// to make room for a new client; a new connection is refused only when

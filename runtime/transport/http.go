@@ -40,10 +40,12 @@ const (
 	DefaultMaxCallsPerBackend   = 128
 	DefaultMaxConnections       = 2048
 	DefaultMaxConnsPerClient    = 64
+	DefaultBackendQueue         = 256
 	DefaultReadHeaderTimeout    = 10 * time.Second
 	DefaultReadTimeout          = 30 * time.Second
 	DefaultWriteTimeout         = 30 * time.Second
 	DefaultIdleTimeout          = 2 * time.Minute
+	DefaultBackendQueueWait     = 2 * time.Second
 )
 
 // Paths served by HTTPHandler.
@@ -86,6 +88,12 @@ type HTTPOptions struct {
 	// MaxCallsPerBackend caps the tool calls running at once on one
 	// backend; negative: no cap.
 	MaxCallsPerBackend int
+	// BackendQueue caps the calls waiting for a slot on one backend;
+	// negative: none wait.
+	BackendQueue int
+	// BackendQueueWait is how long a call waits for a slot on its backend
+	// before it is refused; negative: it does not wait.
+	BackendQueueWait time.Duration
 	// MaxConnections caps open connections (ListenAndServe only), closing
 	// the connection idle the longest to make room; negative: no cap.
 	MaxConnections int
@@ -129,7 +137,8 @@ func HTTPConfig(srv *runtime.Server) (addr string, opts HTTPOptions) {
 		MaxCalls: h.MaxCalls, MaxCallsPerBackend: h.MaxCallsPerBackend, MaxConnections: h.MaxConnections,
 		ReadHeaderTimeout: time.Duration(h.ReadHeaderTimeout), ReadTimeout: time.Duration(h.ReadTimeout),
 		WriteTimeout: time.Duration(h.WriteTimeout), IdleTimeout: time.Duration(h.IdleTimeout),
-		MaxConnectionsPerClient: h.MaxConnectionsPerClient}
+		MaxConnectionsPerClient: h.MaxConnectionsPerClient, BackendQueue: h.BackendQueue,
+		BackendQueueWait: time.Duration(h.BackendQueueWait)}
 	opts.TrustedProxies, _ = parseTrusted(h.TrustedProxies) // checked when the config was built
 	if t := srv.TLS(); t != nil {
 		opts.TLSCertFile, opts.TLSKeyFile = t.CertFile, t.KeyFile
@@ -162,7 +171,7 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 		def int
 	}{{&o.MaxSessionsPerClient, DefaultMaxSessionsPerClient}, {&o.MaxCalls, DefaultMaxCalls},
 		{&o.MaxCallsPerBackend, DefaultMaxCallsPerBackend}, {&o.MaxConnections, DefaultMaxConnections},
-		{&o.MaxConnectionsPerClient, DefaultMaxConnsPerClient}} {
+		{&o.MaxConnectionsPerClient, DefaultMaxConnsPerClient}, {&o.BackendQueue, DefaultBackendQueue}} {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
@@ -171,7 +180,8 @@ func (o HTTPOptions) withDefaults() HTTPOptions {
 		v   *time.Duration
 		def time.Duration
 	}{{&o.ReadHeaderTimeout, DefaultReadHeaderTimeout}, {&o.ReadTimeout, DefaultReadTimeout},
-		{&o.WriteTimeout, DefaultWriteTimeout}, {&o.IdleTimeout, DefaultIdleTimeout}} {
+		{&o.WriteTimeout, DefaultWriteTimeout}, {&o.IdleTimeout, DefaultIdleTimeout},
+		{&o.BackendQueueWait, DefaultBackendQueueWait}} {
 		if *d.v == 0 {
 			*d.v = d.def
 		}
@@ -214,7 +224,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
 		calls: newCallTracker(opts.ResumeWindow), perClient: newClientSessions(opts.MaxSessionsPerClient),
 		unconfirmed: newUnconfirmed(),
-		limits:      newCallLimits(s, opts.MaxCalls, opts.MaxCallsPerBackend), directs: newDirectCalls()}
+		limits:      newCallLimits(s, opts), directs: newDirectCalls()}
 	h.calls.stateless = opts.Stateless
 	h.extraMethods = s.ExtraMethods()
 	h.mcp = s.MCP()

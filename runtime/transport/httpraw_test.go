@@ -363,7 +363,7 @@ func TestHTTPConfig(t *testing.T) {
 			MaxSessions: 1000, MaxBody: 4 << 20, ShutdownTimeout: 10 * time.Second, ResumeWindow: 5 * time.Second,
 			MaxSessionsPerClient: 100, MaxCalls: 512, MaxCallsPerBackend: 128, MaxConnections: 2048,
 			ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second,
-			IdleTimeout: 2 * time.Minute, MaxConnectionsPerClient: 64}},
+			IdleTimeout: 2 * time.Minute, MaxConnectionsPerClient: 64, BackendQueue: 256, BackendQueueWait: 2 * time.Second}},
 		{name: "everything", serves: true, http: `
   http:
     addr: 0.0.0.0:9000
@@ -377,6 +377,8 @@ func TestHTTPConfig(t *testing.T) {
     max_sessions_per_client: -1
     max_calls: 7
     max_calls_per_backend: 3
+    backend_queue: 9
+    backend_queue_wait: 500ms
     max_connections: 50
     max_connections_per_client: 5
     trusted_proxies: [10.0.0.0/8]
@@ -388,7 +390,7 @@ func TestHTTPConfig(t *testing.T) {
 			MaxSessions: 3, MaxBody: 1024, ShutdownTimeout: 2 * time.Second, ResumeWindow: 5 * time.Second,
 			MaxSessionsPerClient: -1, MaxCalls: 7, MaxCallsPerBackend: 3, MaxConnections: 50,
 			ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second, WriteTimeout: 3 * time.Second,
-			IdleTimeout: 4 * time.Second, MaxConnectionsPerClient: 5,
+			IdleTimeout: 4 * time.Second, MaxConnectionsPerClient: 5, BackendQueue: 9, BackendQueueWait: 500 * time.Millisecond,
 			TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -224,7 +224,7 @@ func TestHTTPCallCaps(t *testing.T) {
 		want string
 	}{
 		{"global", transport.HTTPOptions{Stateless: true, MaxCalls: 2}, "server busy"},
-		{"per backend", transport.HTTPOptions{Stateless: true, MaxCallsPerBackend: 2}, `backend \"probe\" busy`},
+		{"per backend, no queue", transport.HTTPOptions{Stateless: true, MaxCallsPerBackend: 2, BackendQueue: -1}, `backend \"probe\" busy`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			p := newProbe(true)
