@@ -328,12 +328,14 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	}
 	var values []string
 	var from handlers.Handler
+	found := false
 	switch p.Ref.Type {
 	case "ref/prompt":
 		for _, pr := range s.prompts {
 			if pr.def.Name != p.Ref.Name {
 				continue
 			}
+			found = true
 			for _, a := range pr.args {
 				if a.Name == p.Argument.Name {
 					values, from = a.Complete, pr.completers[a.Name]
@@ -343,11 +345,16 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	case "ref/resource":
 		for _, r := range s.templates {
 			if r.tmpl.URITemplate == p.Ref.URI {
+				found = true
 				values, from = r.complete[p.Argument.Name], r.completers[p.Argument.Name]
 			}
 		}
 	default:
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown ref type %q", p.Ref.Type)}
+	}
+	if !found {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("no %s %q to complete", strings.TrimPrefix(p.Ref.Type, "ref/"), p.Ref.Name+p.Ref.URI)}
 	}
 	if from != nil {
 		var given map[string]string

@@ -2156,6 +2156,11 @@ func (ss *ServerSession) cancel(context.Context, *CancelledParams) (Result, erro
 }
 
 func (ss *ServerSession) setLevel(_ context.Context, params *SetLoggingLevelParams) (*emptyResult, error) {
+	// A level the spec does not define is invalid params, not a silent success.
+	if _, ok := mcpToSlog[params.Level]; !ok {
+		return nil, fmt.Errorf("%w: unknown logging level %q (one of debug, info, notice, warning, error, critical, alert, emergency)",
+			jsonrpc2.ErrInvalidParams, params.Level)
+	}
 	ss.updateState(func(state *ServerSessionState) {
 		state.LogLevel = params.Level
 	})

@@ -211,6 +211,11 @@ func handleReceive[S Session](ctx context.Context, session S, jreq *jsonrpc.Requ
 	}
 	params, err := info.unmarshalParams(jreq.Params)
 	if err != nil {
+		// Params that do not decode are invalid params (-32602), not an
+		// error without a code.
+		if !errors.Is(err, jsonrpc2.ErrInvalidParams) {
+			err = fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err)
+		}
 		return nil, fmt.Errorf("handling '%s': %w", jreq.Method, err)
 	}
 
