@@ -20,7 +20,11 @@ const metaVersionKey = "io.modelcontextprotocol/protocolVersion"
 // isModern decides the era of a request to a server that serves both, from
 // what was read already (the headers, and the body of a POST with its scan):
 //  1. MCP-Protocol-Version at or after 2026-07-28 (or an unknown later one,
-//     which the stateless handler refuses with the list of versions);
+//     which the stateless handler refuses with the list of versions); an
+//     older one is legacy too, unless the body carries _meta's protocol
+//     version: the stateless handler then refuses the disagreement
+//     (-32020) instead of a legacy handler refusing a request it cannot
+//     read;
 //  2. otherwise a request on a session is legacy;
 //  3. a sessionless GET or DELETE is modern, which answers it with 405;
 //  4. a sessionless POST is modern if it is server/discover or its params
@@ -28,7 +32,7 @@ const metaVersionKey = "io.modelcontextprotocol/protocolVersion"
 //     older than 2025-06-18 without the header) is legacy.
 func isModern(r *http.Request, body []byte, fi frameInfo) bool {
 	if v := header(r.Header, protocolVersionHeader); v != "" {
-		return v >= statelessOnlyVersion
+		return v >= statelessOnlyVersion || r.Method == http.MethodPost && metaVersion(body) != nil
 	}
 	if header(r.Header, sessionIDHeader) != "" {
 		return false
@@ -39,8 +43,13 @@ func isModern(r *http.Request, body []byte, fi frameInfo) bool {
 	if string(fi.method) == `"server/discover"` {
 		return true
 	}
-	meta := jsonField(jsonField(body, "params"), "_meta")
-	return jsonField(meta, metaVersionKey) != nil
+	return metaVersion(body) != nil
+}
+
+// metaVersion returns the raw protocol version in a request's
+// params._meta, or nil.
+func metaVersion(body []byte) []byte {
+	return jsonField(jsonField(jsonField(body, "params"), "_meta"), metaVersionKey)
 }
 
 type modernKey struct{}

@@ -53,3 +53,21 @@ func TestInvalidParamsAnswered(t *testing.T) {
 		t.Errorf("HTTP setLevel loud: code %d", code)
 	}
 }
+
+// TestVersionHeaderAndBodyDisagree: a request whose Mcp-Protocol-Version
+// header and params._meta version differ is refused -32020 with 400,
+// whichever of the two is the older (an older header was answered "missing
+// Mcp-Session-Id" in plain text).
+func TestVersionHeaderAndBodyDisagree(t *testing.T) {
+	_, base, _ := serve(t, nil, robustConfig, nil, transport.HTTPOptions{})
+	body := func(v string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + v +
+			`","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	}
+	for _, tt := range []struct{ header, meta string }{{"2025-11-25", "2026-07-28"}, {"2026-07-28", "2025-11-25"}} {
+		resp := rawRequest{body: body(tt.meta), header: map[string]string{"Mcp-Protocol-Version": tt.header, "Mcp-Method": "tools/list"}}.do(t, testCtx(t), base, "")
+		if _, code := errorOf(t, resp); code != -32020 || resp.StatusCode != 400 {
+			t.Errorf("header %s, _meta %s: status %d, code %d; want 400, -32020", tt.header, tt.meta, resp.StatusCode, code)
+		}
+	}
+}
