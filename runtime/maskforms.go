@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A secret leaves the server in other forms than as written: inside JSON
@@ -33,14 +34,29 @@ func maskingReplacer(values []string) *matcher {
 	return newMatcher(all)
 }
 
+// Echoes of a secret that are not the secret as written, masked too: in
+// upper or lower case (a service normalizing what it quotes back), its
+// first prefixLen characters (a service quoting "ghp_16C7e42F29... is
+// revoked"), and a secret URL's path (a webhook's secret is its path, which
+// a log line names without the host).
+const (
+	minCaseChanged = 8  // a secret at least this long is masked in upper and lower case
+	minPrefixed    = 16 // a secret at least this long is masked by its first prefixLen characters
+	prefixLen      = 12
+	minURLPath     = 12 // a secret URL's path at least this long is masked on its own
+)
+
 // forms returns v as written and as it appears escaped in JSON text,
-// percent-encoded in a URL and encoded in base64.
+// percent-encoded in a URL and encoded in base64, and its echoes.
 func forms(v string) []string {
 	out := []string{v}
 	add := func(f string) {
 		if f != "" && !slices.Contains(out, f) {
 			out = append(out, f)
 		}
+	}
+	for _, f := range echoes(v) {
+		add(f)
 	}
 	for _, f := range jsonForms(v) {
 		add(f)
@@ -51,6 +67,24 @@ func forms(v string) []string {
 	}
 	for _, f := range base64Forms([]byte(v)) {
 		add(f)
+	}
+	return out
+}
+
+// echoes are the other shapes in which v is quoted back (see the
+// constants above).
+func echoes(v string) []string {
+	var out []string
+	if len(v) >= minCaseChanged {
+		out = append(out, strings.ToUpper(v), strings.ToLower(v))
+	}
+	u, err := url.Parse(v)
+	isURL := err == nil && u.Scheme != "" && u.Host != ""
+	if isURL && len(u.Path) >= minURLPath {
+		out = append(out, u.Path, u.EscapedPath())
+	}
+	if !isURL && utf8.RuneCountInString(v) >= minPrefixed {
+		out = append(out, string([]rune(v)[:prefixLen]))
 	}
 	return out
 }

@@ -306,3 +306,27 @@ func TestMatcherAgreesWithReplacer(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskingEchoes: a secret quoted back in another case, by its first
+// characters, or (a URL) by its path alone is masked; a short secret's
+// prefix and an innocent neighbour of a secret URL are not.
+func TestMaskingEchoes(t *testing.T) {
+	t.Parallel()
+	token := "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	hook := "https://hooks.example.com/services/T000/B000/XXXXXXXX"
+	r := maskingReplacer([]string{token, hook, "short-key-12"})
+	for _, tt := range []struct{ text, want string }{
+		{"token GHP_16C7E42F292C6912E7710C838347AE178B4A refused", "token **** refused"},
+		{"token ghp_16c7e42f292c6912e7710c838347ae178b4a refused", "token **** refused"},
+		{"token ghp_16C7e42F29... is revoked", "token ****29... is revoked"},
+		{"POST /services/T000/B000/XXXXXXXX → 404", "POST **** → 404"},
+		{"a whole " + hook + " stays masked whole", "a whole **** stays masked whole"},
+		{"https://hooks.example.com/services/other is not a secret", "https://hooks.example.com/services/other is not a secret"},
+		{"short-key- is too short to mask by its prefix", "short-key- is too short to mask by its prefix"},
+		{"SHORT-KEY-12 in upper case", "**** in upper case"},
+	} {
+		if got := r.Replace(tt.text); got != tt.want {
+			t.Errorf("%q: masked %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}

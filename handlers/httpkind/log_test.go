@@ -253,3 +253,21 @@ func clientSession(t *testing.T, s *runtime.Server, version string, logs chan<- 
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) { logs <- req.Params }})
 	return handlertest.Connect(t, s, client, &mcp.ClientSessionOptions{ProtocolVersion: version})
 }
+
+// TestSecretWebhookPathNotLogged: a backend whose base URL is a secret (a
+// webhook, whose secret is its path) logs its requests without the path,
+// which the debug line names without the host.
+func TestSecretWebhookPathNotLogged(t *testing.T) {
+	srv := newRecorder(t, jsonReply(200, map[string]any{"ok": true}))
+	secretPath := "/services/T000/B000/XXXXXXXXXXXXXXXX"
+	t.Setenv("SLACK_WEBHOOK", srv.URL+secretPath)
+	s := build(t, withBackend("${SLACK_WEBHOOK}", "", tool("", "method: POST\nbody:\n  json: {text: hi}")))
+	l, ok := callLogged(t, s, `{}`)
+	if !ok {
+		t.Fatal("the call failed")
+	}
+	if diff := cmp.Diff([]string{"DEBUG POST **** → 200 in D"}, l.lines()); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+	noSecrets(t, l, secretPath, "XXXXXXXXXXXXXXXX")
+}
