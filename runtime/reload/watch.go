@@ -133,13 +133,20 @@ type watchSet struct {
 	dirs  map[string]bool
 }
 
-// follow watches the directories of files, and only those.
+// follow watches the directories of files, and only those. A file that
+// is a symbolic link (a config mounted from a ConfigMap, or linked from a
+// dotfiles repository) is followed to its target too: an edit of the
+// target changes the config without touching the link's directory.
 func (ws *watchSet) follow(files []string, logger interface{ Warn(string, ...any) }) {
 	ws.files = map[string]bool{}
 	want := map[string]bool{}
 	for _, f := range files {
 		ws.files[f] = true
 		want[filepath.Dir(f)] = true
+		if real, err := filepath.EvalSymlinks(f); err == nil && real != f {
+			ws.files[real] = true
+			want[filepath.Dir(real)] = true
+		}
 	}
 	for d := range ws.dirs {
 		if !want[d] {

@@ -138,3 +138,21 @@ func TestWatchFollowsReferencedFiles(t *testing.T) {
 	write(t, page, "<p>two</p>")
 	waitFor(t, func() bool { return builds.Load() > 0 })
 }
+
+// TestWatchFollowsSymlinkedConfig: a config given as a symbolic link to a
+// file in another directory is reloaded when the target is edited.
+func TestWatchFollowsSymlinkedConfig(t *testing.T) {
+	f := newFixture(t, config("one", "a"))
+	real := filepath.Join(t.TempDir(), "real.yaml")
+	write(t, real, config("one", "a"))
+	if err := os.Remove(f.path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, f.path); err != nil {
+		t.Fatal(err)
+	}
+	var builds atomic.Int64
+	f.watching(t, &builds)
+	write(t, real, config("one", "a", "b"))
+	waitFor(t, func() bool { return slices.Equal(f.toolNames(), []string{"a", "b"}) })
+}
