@@ -6,6 +6,7 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -93,22 +94,21 @@ func (t *tool) bind(args, who map[string]any) error {
 		if s, ok := v.([]string); ok { // auth.scopes
 			v = stringsToAny(s)
 		}
-		if typ := cmp.Or(a.typ, "string"); !hasType(v, typ) {
-			return fmt.Errorf("argument %s: the caller's identity gives %s, not %s", a.name, jsonType(v), typ)
+		if typ := cmp.Or(a.typ, "string"); !input.HasType(v, typ) {
+			return fmt.Errorf("argument %s: the caller's identity gives %s, not %s", a.name, input.JSONType(v), typ)
 		}
 		args[a.name] = v
 	}
 	return nil
 }
 
-// passedBound returns the name of a bound argument the client passed, if any.
-func (t *tool) passedBound(args map[string]any) (string, bool) {
-	for _, a := range t.bound {
-		if _, ok := args[a.name]; ok {
-			return a.name, true
-		}
+// boundNames lists the names of the bound arguments.
+func boundNames(bound []boundArg) []string {
+	var out []string
+	for _, a := range bound {
+		out = append(out, a.name)
 	}
-	return "", false
+	return out
 }
 
 func stringsToAny(s []string) []any {

@@ -24,6 +24,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/cache"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
@@ -80,7 +81,7 @@ type builder struct {
 	backends map[string]*backendEntry
 	seen     map[string]place // "tool:name" -> position of first definition
 	redact   *redactor
-	schemas  *schemaCompiler
+	schemas  *input.Compiler
 	tmpls    *templates.Set
 	identity *identity  // what callers authenticate with; shared with the server
 	appRefs  []appRef   // tools' references to their apps, checked at the end
@@ -115,7 +116,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]place{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
+		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
 	b.redact = newRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {

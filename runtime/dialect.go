@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -43,7 +44,7 @@ func (b *builder) checkDialect(f *load.File, path string, v *spec.Value, doc map
 	if s, isString := raw.(string); isString && knownDialect(s) {
 		return true
 	}
-	n, p := schemaNode(v.Node, path, []string{"$schema"})
+	n, p := input.NodeAt(v.Node, path, []string{"$schema"})
 	names := make([]string, len(dialects))
 	for i, d := range dialects {
 		names[i] = d.String()

@@ -11,6 +11,7 @@ import (
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -129,7 +130,7 @@ func asClaim(v any, t spec.ClaimType) (any, bool) {
 		m, ok := v.(map[string]any)
 		return m, ok
 	}
-	f, ok := number(v)
+	f, ok := input.Number(v)
 	if !ok {
 		return nil, false
 	}

@@ -395,10 +395,10 @@ func (s *Server) Describe() string {
 func (s *Server) ArgTypes(tool string) map[string]string {
 	out := map[string]string{}
 	t, ok := s.toolIndex[tool]
-	if !ok || t.in == nil {
+	if !ok || t.args == nil {
 		return out
 	}
-	props, _ := t.in.doc["properties"].(map[string]any)
+	props, _ := t.args.Schema().Doc()["properties"].(map[string]any)
 	for name, p := range props {
 		p, _ := p.(map[string]any)
 		out[name], _ = p["type"].(string)

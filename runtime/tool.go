@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
@@ -22,14 +23,13 @@ import (
 // tool is a built tool, ready to call.
 type tool struct {
 	def     *mcp.Tool
-	in      *schema
-	out     *schema
+	args    *input.Args   // checks the arguments; its Schema is the tool's input schema
+	out     *input.Schema // nil: no output schema
 	handler handlers.Handler
 	backend string // what MaxCallsPerBackend counts against: the backend's name, or the kind
 	content []*block
 	steps   []*step
 	isError bool
-	fill    []argFill // top-level arguments with a default or of type number
 	bound   []boundArg
 	// needsCaller: an expression reads `auth`, so calls without an
 	// authenticated caller are refused
@@ -46,33 +46,6 @@ type tool struct {
 	maxResult   int      // bytes of text a result may hold; 0: no cap
 	pages       bool     // a result over maxResult is kept in pages
 	taskAfter   int      // the last step run before a 2026 task starts; -1: none
-}
-
-// argFill is what a call's arguments need after validation: a default for
-// an argument not passed, and a number kept a float even when it is whole.
-type argFill struct {
-	name       string
-	def        any
-	hasDefault bool
-	number     bool
-}
-
-// argFills reads, once, what decodeArgs applies on every call.
-func argFills(s *schema) []argFill {
-	if s == nil {
-		return nil
-	}
-	props, _ := s.doc["properties"].(map[string]any)
-	var out []argFill
-	for name, p := range props {
-		p, _ := p.(map[string]any)
-		d, hasDefault := p["default"]
-		if f := (argFill{name: name, def: d, hasDefault: hasDefault, number: p["type"] == "number"}); f.hasDefault || f.number {
-			out = append(out, f)
-		}
-	}
-	slices.SortFunc(out, func(a, b argFill) int { return strings.Compare(a.name, b.name) })
-	return out
 }
 
 // validToolName reports whether MCP clients accept name as a tool name:
@@ -111,7 +84,7 @@ func (b *builder) tools(f *load.File) {
 
 // generated is a tool's input schema generated from its args.
 type generated struct {
-	s   *schema
+	s   *input.Schema
 	err error
 }
 
@@ -130,7 +103,7 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 		for i, t := range tools {
 			var g generated
 			if t != nil && t.InputSchema == nil && !slices.Contains(t.Args, nil) {
-				g.s, g.err = b.schemas.compileArgs(t.Name+"/input", unbound(t.Args))
+				g.s, g.err = b.schemas.CompileArgs(t.Name+"/input", unbound(t.Args))
 			}
 			out[i] <- g
 		}
@@ -155,14 +128,14 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	b.checkDefaults(f, path, t, in)
 	var argsType types.Type
 	if in != nil {
-		argsType = eval.TypeOf(in.doc)
+		argsType = eval.TypeOf(in.Doc())
 	} else {
 		// Without a schema, anything goes: one mistake is reported once.
 		argsType = types.Map{types.Extra: types.Any}
 	}
 	b.usesAuth = false
-	tl := &tool{in: in, isError: t.Error, fill: argFills(in), bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes,
-		cacheCfg: t.CacheHint}
+	tl := &tool{isError: t.Error, bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes, cacheCfg: t.CacheHint}
+	tl.args = input.NewArgs(in, boundNames(tl.bound))
 	tl.limit = b.toolLimit(f, path, t)
 	tl.maxResult = b.maxResult(f, path, t)
 	if tl.pages = t.Overflow == "pages"; tl.pages && b.srv.spill == nil {
@@ -186,8 +159,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	tl.requires = requiredCapabilities(t.Requires, tl.steps)
 	tl.interactive = slices.ContainsFunc(tl.steps, func(st *step) bool { return st.capability() != "" })
-	if in != nil && bytes.Contains(in.raw, []byte(`"x-mcp-header"`)) { // rare: skip the walk
-		tl.headers = b.paramHeaders(f, path, t, in.doc)
+	if in != nil && bytes.Contains(in.Raw(), []byte(`"x-mcp-header"`)) { // rare: skip the walk
+		tl.headers = b.paramHeaders(f, path, t, in.Doc())
 	}
 	switch {
 	case t.Handler != nil:
@@ -196,7 +169,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		if hd != nil {
 			hd.env.args, hd.env.annotations, hd.env.extra = argsType, t.Annotations, extra
 			if in != nil {
-				hd.env.input = in.doc
+				hd.env.input = in.Doc()
 			}
 			tl.handler = b.finishHandler(hd)
 		}
@@ -218,15 +191,15 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		return nil
 	}
 	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
-		InputSchema: in.raw, Annotations: annotations(t), Icons: icons, Meta: app}
+		InputSchema: in.Raw(), Annotations: annotations(t), Icons: icons, Meta: app}
 	if rs, ok := tl.handler.(handlers.ResultShaper); ok && tl.out != nil {
-		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.out.doc)
+		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.out.Doc())
 	}
 	if h, ok := tl.handler.(handlers.Hinter); ok {
 		tl.def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.def.Annotations, h.Hints())
 	}
 	if tl.out != nil {
-		tl.def.OutputSchema = tl.out.raw
+		tl.def.OutputSchema = tl.out.Raw()
 	}
 	tl.slots = b.concurrency(f, path+".concurrency", t.Concurrency)
 	tl.cache = b.toolCache(f, path+".cache", t, tl)
@@ -238,7 +211,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 // handlerSchema returns the input schema the handler makes for a tool that
 // declares neither args nor input_schema (a GraphQL operation's variables),
 // or nil.
-func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *decoded) *schema {
+func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *decoded) *input.Schema {
 	if d == nil || d.env.partial || t.Args != nil || t.InputSchema != nil {
 		return nil
 	}
@@ -252,8 +225,8 @@ func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *deco
 	}
 	raw, err := json.Marshal(doc)
 	if err == nil {
-		var s *schema
-		if s, err = b.schemas.compile(t.Name+"/input", raw); err == nil {
+		var s *input.Schema
+		if s, err = b.schemas.Compile(t.Name+"/input", raw); err == nil {
 			return s
 		}
 	}
@@ -263,7 +236,7 @@ func (b *builder) handlerSchema(f *load.File, path string, t *spec.Tool, d *deco
 
 // inputSchema checks the tool's arguments and returns its input schema:
 // the one it gives, or the one generated from its args, received from ahead.
-func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *schema {
+func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *input.Schema {
 	switch {
 	case t.InputSchema != nil && t.Args != nil:
 		return nil // reported when the file loaded
@@ -308,28 +281,28 @@ func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-c
 	return g.s
 }
 
-func (b *builder) schemaAt(f *load.File, path, name string, v *spec.Value) *schema {
+func (b *builder) schemaAt(f *load.File, path, name string, v *spec.Value) *input.Schema {
 	raw, err := load.JSON(v.Node)
 	if err == nil {
-		if doc, _ := decodeJSON(raw); doc != nil {
+		if doc, _ := input.DecodeJSON(raw); doc != nil {
 			if m, ok := doc.(map[string]any); ok && !b.checkDialect(f, path, v, m) {
 				return nil
 			}
 		}
-		var s *schema
-		if s, err = b.schemas.compile(name, raw); err == nil {
+		var s *input.Schema
+		if s, err = b.schemas.Compile(name, raw); err == nil {
 			return s
 		}
 	}
-	var es schemaErrors
+	var es input.Errors
 	if !errors.As(err, &es) {
 		b.errorf(f, path, "invalid JSON Schema: %v", err)
 		return nil
 	}
 	d := b.reporter(f)
 	for _, e := range es {
-		n, p := schemaNode(v.Node, path, e.loc)
-		d.At(n, p, "invalid JSON Schema: "+e.msg, "")
+		n, p := input.NodeAt(v.Node, path, e.Loc)
+		d.At(n, p, "invalid JSON Schema: "+e.Msg, "")
 	}
 	return nil
 }

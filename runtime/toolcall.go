@@ -7,18 +7,19 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
 // What happens on tools/call, in order: callTool finds the tool, call
-// decodes and validates the arguments (decodeArgs), runs the tool's steps
+// decodes and validates the arguments (package input, Args.Decode), runs the tool's steps
 // (steprun.go), calls its handler, checks the result against the output
 // schema, renders the tool's content (content.go) and masks credentials.
 
 // MaxArgsSize bounds the JSON arguments of one tool call.
-const MaxArgsSize = 4 << 20
+const MaxArgsSize = input.MaxSize
 
 // callTool answers tools/call. An unknown tool is a protocol error (-32602),
 // as the go-sdk answers it, and so are a bad requestState or answer and, at
@@ -78,65 +79,11 @@ func (s *Server) unknownTool(name string) string {
 	return msg
 }
 
-// errInvalidArgs marks arguments the schema rejects.
-var errInvalidArgs = errors.New("invalid arguments")
-
-// decodeArgs parses, validates and completes a call's arguments. Most
-// calls take the quick way (schema.quickArgs), which checks as strictly and
-// decodes the same; the rest, and every invalid call, the general one.
-func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
-	if len(raw) > MaxArgsSize {
-		return nil, fmt.Errorf("%w: larger than %d bytes", errInvalidArgs, MaxArgsSize)
-	}
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage(`{}`) // no arguments: checked as none
-	}
-	args, checked := t.in.quickArgs(raw)
-	if !checked {
-		var err error
-		if args, err = decodeObject(raw); err != nil {
-			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
-		}
-	}
-	if name, ok := t.passedBound(args); ok {
-		return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", errInvalidArgs, name)
-	}
-	if !checked {
-		if err := t.in.validateNumbers(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
-		}
-		handlers.Numbers(args)
-	}
-	for _, f := range t.fill {
-		if _, given := args[f.name]; !given && f.hasDefault {
-			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it
-		}
-		if i, ok := args[f.name].(int64); ok && f.number {
-			args[f.name] = float64(i)
-		}
-	}
-	return args, nil
-}
-
-// decodeObject decodes arguments, which must be an object, with numbers
-// left as json.Number for the validator.
-func decodeObject(raw []byte) (map[string]any, error) {
-	v, err := decodeNumbers(raw)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, errors.New("arguments must be an object")
-	}
-	return m, nil
-}
-
 // prepare decodes and validates a call's arguments, and binds those the
 // server sets from the caller, whom it returns as expressions see it when
 // the tool reads `auth`.
 func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (args, who map[string]any, err error) {
-	if args, err = t.decodeArgs(raw); err != nil {
+	if args, err = t.args.Decode(raw); err != nil {
 		return nil, nil, err
 	}
 	if t.needsCaller { // the caller as expressions see it costs a copy of its claims
@@ -212,7 +159,7 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		}
 		if res.Structured != nil && !res.IsError {
 			if t.out != nil {
-				if err := t.out.validate(res.Structured); err != nil {
+				if err := t.out.Validate(res.Structured); err != nil {
 					return errorResult("the result does not match the tool's output schema: " + err.Error())
 				}
 			}
@@ -233,25 +180,6 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		out.Content = []mcp.Content{}
 	}
 	return out
-}
-
-// copyValue copies the lists and objects of a decoded JSON value.
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

@@ -1,8 +1,8 @@
-package runtime
+package input
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -20,22 +20,22 @@ import (
 // validator, handlers.Numbers) and fails if argCheck accepts what the
 // validator rejects, or decodes it differently. It reports whether argCheck
 // accepted.
-func checkAgreement(t *testing.T, s *schema, args []byte) bool {
+func checkAgreement(t *testing.T, a *Args, args []byte) bool {
 	t.Helper()
-	quick, ok := s.quickArgs(args)
+	quick, ok := a.quick(args)
 	if !ok {
 		return false
 	}
 	full, err := decodeObject(args)
 	if err == nil {
-		err = s.validateNumbers(full)
+		err = a.schema.validateNumbers(full)
 	}
 	if err != nil {
-		t.Fatalf("argCheck accepts what the validator rejects (%v)\nschema: %s\nargs: %q", err, s.raw, args)
+		t.Fatalf("argCheck accepts what the validator rejects (%v)\nschema: %s\nargs: %q", err, a.schema.raw, args)
 	}
 	handlers.Numbers(full)
 	if !sameDecoded(full, quick) {
-		t.Fatalf("argCheck decodes differently\nschema: %s\nargs: %q\nfull:  %#v\nquick: %#v", s.raw, args, full, quick)
+		t.Fatalf("argCheck decodes differently\nschema: %s\nargs: %q\nfull:  %#v\nquick: %#v", a.schema.raw, args, full, quick)
 	}
 	return true
 }
@@ -77,23 +77,23 @@ func sameDecoded(a, b any) bool {
 // and then, for a compiler keeps every schema it compiled.
 var argCheckCompiler struct {
 	sync.Mutex
-	c *schemaCompiler
+	c *Compiler
 	n int
 }
 
-func compileForCheck(t testing.TB, raw []byte) *schema {
+func compileForCheck(t testing.TB, raw []byte) *Args {
 	t.Helper()
 	argCheckCompiler.Lock()
 	if argCheckCompiler.n++; argCheckCompiler.c == nil || argCheckCompiler.n%500 == 0 {
-		argCheckCompiler.c = newSchemaCompiler()
+		argCheckCompiler.c = NewCompiler()
 	}
 	sc := argCheckCompiler.c
 	argCheckCompiler.Unlock()
-	s, err := sc.compile("t", raw)
+	s, err := sc.Compile("t", raw)
 	if err != nil {
 		return nil // a schema the fuzzer broke; tools cannot have it
 	}
-	return s
+	return NewArgs(s, nil)
 }
 
 // TestArgCheckAgreesWithValidator runs random schemas of the subset
@@ -109,12 +109,12 @@ func TestArgCheckAgreesWithValidator(t *testing.T) {
 		if s == nil {
 			t.Fatalf("a generated schema does not compile: %s", raw)
 		}
-		if s.quickArgs([]byte(`{}`)); s.check != nil {
+		if s.quick([]byte(`{}`)); s.check != nil {
 			schemas++
 		}
 		for range 50 {
 			calls++
-			if checkAgreement(t, s, randomArgs(r, s.doc)) {
+			if checkAgreement(t, s, randomArgs(r, s.schema.doc)) {
 				accepted++
 			}
 		}
@@ -131,20 +131,20 @@ func FuzzArgCheck(f *testing.F) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for seed := range uint64(40) {
 		raw := randomSchema(rand.New(rand.NewPCG(seed, 0)))
-		doc, err := decodeJSON(raw)
+		doc, err := DecodeJSON(raw)
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(seed, randomArgs(r, doc.(map[string]any)))
 	}
-	var schemas sync.Map // seed → *schema: compiling is most of the work
+	var schemas sync.Map // seed → *Args: compiling is most of the work
 	f.Fuzz(func(t *testing.T, seed uint64, args []byte) {
 		seed %= 1 << 16
 		v, ok := schemas.Load(seed)
 		if !ok {
 			v, _ = schemas.LoadOrStore(seed, compileForCheck(t, randomSchema(rand.New(rand.NewPCG(seed, 0)))))
 		}
-		if s := v.(*schema); s != nil {
+		if s := v.(*Args); s != nil {
 			checkAgreement(t, s, args)
 		}
 	})
@@ -166,15 +166,15 @@ func TestArgCheckTakesGeneratedSchemas(t *testing.T) {
 		{Name: "tags", Type: "array", Items: "integer"},
 	}
 	s := compileForCheck(t, argsSchema(args))
-	got, ok := s.quickArgs([]byte(`{"q":"abc","n":7,"x":2.5,"mode":"exact","on":true,"tags":[1,2]}`))
+	got, ok := s.quick([]byte(`{"q":"abc","n":7,"x":2.5,"mode":"exact","on":true,"tags":[1,2]}`))
 	want := map[string]any{"q": "abc", "n": int64(7), "x": 2.5, "mode": "exact", "on": true, "tags": []any{int64(1), int64(2)}}
 	if !ok || !sameDecoded(want, got) {
-		t.Errorf("quickArgs = %#v, %v; want %#v", got, ok, want)
+		t.Errorf("quick = %#v, %v; want %#v", got, ok, want)
 	}
 	for _, extra := range []string{`"propertyNames":{"maxLength":3}`, `"$schema":"https://json-schema.org/draft/2020-12/schema"`,
 		`"properties":{"q":{"type":"string","const":"a"}}`, `"properties":{"q":{"type":["string","null"]}}`} {
 		s := compileForCheck(t, []byte(`{"type":"object",`+extra+`}`))
-		if s.quickArgs([]byte(`{}`)); s.check != nil {
+		if s.quick([]byte(`{}`)); s.check != nil {
 			t.Errorf("a schema with %s takes the quick way", extra)
 		}
 	}
@@ -185,23 +185,22 @@ func TestArgCheckTakesGeneratedSchemas(t *testing.T) {
 // happen), and that an invalid one gets the validator's message.
 func TestDecodeArgsQuickWay(t *testing.T) {
 	t.Parallel()
-	srv := mustCompile(t, `version: 1
-tools:
-  - name: t
-    description: d
-    args: [{name: n, type: number, required: true, maximum: 10}, {name: mode, enum: [a, b], default: a}]
-    content: [{text: x}]
-`, nil)
-	tl := srv.toolIndex["t"]
-	got, err := tl.decodeArgs([]byte(`{"n": 3}`))
+	ten := 10.0
+	s, err := NewCompiler().CompileArgs("t", []*spec.Arg{{Name: "n", Type: "number", Required: true, Maximum: &ten},
+		{Name: "mode", Enum: []any{"a", "b"}, Default: "a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewArgs(s, nil)
+	got, err := a.Decode([]byte(`{"n": 3}`))
 	want := map[string]any{"n": 3.0, "mode": "a"}
 	if err != nil || !sameDecoded(want, got) {
-		t.Errorf("decodeArgs = %#v, %v; want %#v", got, err, want)
+		t.Errorf("Decode = %#v, %v; want %#v", got, err, want)
 	}
-	if tl.in.compiled != nil {
+	if s.compiled != nil {
 		t.Error("a valid call compiled the full validator")
 	}
-	_, err = tl.decodeArgs([]byte(`{"n": 11}`))
+	_, err = a.Decode([]byte(`{"n": 11}`))
 	if want := "invalid arguments: at /n: maximum: got 11, want 10"; err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %s", err, want)
 	}
@@ -429,17 +428,16 @@ func randomValue(r *rand.Rand, p map[string]any, depth int) string {
 // panics on it, which took the whole server down.
 func TestHugeExponentIsAnError(t *testing.T) {
 	t.Parallel()
-	srv := mustCompile(t, `version: 1
-tools:
-  - name: t
-    description: d
-    args: [{name: n, type: number, minimum: 0}]
-    content: [{text: x}]
-`, nil)
+	zero := 0.0
+	s, err := NewCompiler().CompileArgs("t", []*spec.Arg{{Name: "n", Type: "number", Minimum: &zero}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewArgs(s, nil)
 	for _, n := range []string{"1e1000001", "-1e1000001", "1e-1000001", "1.5e99999999999999999999"} {
-		res, err := srv.CallTool(context.Background(), "t", []byte(`{"n":`+n+`}`), nil)
-		if err != nil || !res.IsError || !strings.Contains(textOf(res.Content), "out of the range") {
-			t.Errorf("n = %s: %v %v %q", n, err, res.IsError, textOf(res.Content))
+		_, err := a.Decode([]byte(`{"n":` + n + `}`))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "out of the range") {
+			t.Errorf("n = %s: %v", n, err)
 		}
 	}
 }

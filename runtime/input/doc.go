@@ -1,4 +1,4 @@
-package runtime
+package input
 
 import (
 	"cmp"
@@ -9,19 +9,19 @@ import (
 	"github.com/mcpgen/mcpgen/spec"
 )
 
-// compileArgs prepares the input schema generated from a tool's args, to be
-// compiled on first use, like compileLazily. Its decoded form is built from
+// CompileArgs prepares the input schema generated from a tool's args, to be
+// compiled on first use, like CompileLazily. Its decoded form is built from
 // the args (argsDoc) instead of decoded back from the JSON just written,
 // unless a value needs JSON's own treatment.
-func (sc *schemaCompiler) compileArgs(name string, args []*spec.Arg) (*schema, error) {
+func (sc *Compiler) CompileArgs(name string, args []*spec.Arg) (*Schema, error) {
 	raw := argsSchema(args)
 	if doc, ok := argsDoc(args); ok {
 		return sc.deferred(name, raw, doc), nil
 	}
-	return sc.compileLazily(name, raw)
+	return sc.CompileLazily(name, raw)
 }
 
-// argsDoc returns what decodeJSON makes of argsSchema(args), without the
+// argsDoc returns what DecodeJSON makes of argsSchema(args), without the
 // JSON: the same maps, lists, strings, bools and numbers (int64 for whole
 // ones, float64 for others). It returns false for what JSON would change or
 // refuse, which is left to the JSON: a string that is not UTF-8, a number

@@ -1,4 +1,4 @@
-package runtime
+package input
 
 import (
 	"math"
@@ -36,7 +36,7 @@ func TestArgsDocIsTheJSONRoundTrip(t *testing.T) {
 		[]*spec.Arg{{Name: "o", Type: "object", Default: map[string]any{"k": int64(1)}}})
 	for i, args := range cases {
 		raw := argsSchema(args)
-		want, err := decodeJSON(raw)
+		want, err := DecodeJSON(raw)
 		if err != nil {
 			t.Fatalf("case %d: %s: %v", i, raw, err)
 		}
@@ -65,8 +65,8 @@ func TestArgsDocLeavesToJSON(t *testing.T) {
 			t.Errorf("case %d: argsDoc built a doc for %+v", i, a)
 		}
 		raw := argsSchema([]*spec.Arg{a})
-		want, wantErr := newSchemaCompiler().compileLazily("t", raw)
-		got, gotErr := newSchemaCompiler().compileArgs("t", []*spec.Arg{a})
+		want, wantErr := NewCompiler().CompileLazily("t", raw)
+		got, gotErr := NewCompiler().CompileArgs("t", []*spec.Arg{a})
 		if (wantErr == nil) != (gotErr == nil) {
 			t.Errorf("case %d: error %v, want %v", i, gotErr, wantErr)
 			continue

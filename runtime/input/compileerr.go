@@ -1,4 +1,4 @@
-package runtime
+package input
 
 import (
 	"errors"
@@ -12,32 +12,33 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// schemaProblem is one reason a schema does not compile, at a location
-// inside the schema (JSON pointer segments).
-type schemaProblem struct {
-	loc []string
-	msg string
+// Problem is one reason a schema does not compile, at a location inside
+// the schema (JSON pointer segments).
+type Problem struct {
+	Loc []string
+	Msg string
 }
 
-// schemaErrors are the problems of a schema that does not compile.
-type schemaErrors []schemaProblem
+// Errors are the problems of a schema that does not compile, as Compile
+// returns them when it can place them.
+type Errors []Problem
 
-func (es schemaErrors) Error() string {
+func (es Errors) Error() string {
 	msgs := make([]string, len(es))
 	for i, e := range es {
-		msgs[i] = fmt.Sprintf("at /%s: %s", strings.Join(e.loc, "/"), e.msg)
+		msgs[i] = fmt.Sprintf("at /%s: %s", strings.Join(e.Loc, "/"), e.Msg)
 	}
 	return strings.Join(msgs, "; ")
 }
 
-// schemaCompileError turns a compiler error into schemaErrors: one problem
+// schemaCompileError turns a compiler error into Errors: one problem
 // per location the metaschema rejects (the first reason given there), or the
 // location of a bad regular expression. Other errors become one line.
 func schemaCompileError(err error, url string) error {
 	var sve *jsonschema.SchemaValidationError
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &sve) && errors.As(sve.Err, &ve) {
-		var es schemaErrors
+		var es Errors
 		seen := map[string]bool{}
 		var walk func(e *jsonschema.ValidationError)
 		walk = func(e *jsonschema.ValidationError) {
@@ -45,7 +46,7 @@ func schemaCompileError(err error, url string) error {
 				key := strings.Join(e.InstanceLocation, "/")
 				if !seen[key] {
 					seen[key] = true
-					es = append(es, schemaProblem{loc: e.InstanceLocation, msg: e.ErrorKind.LocalizedString(printer)})
+					es = append(es, Problem{Loc: e.InstanceLocation, Msg: e.ErrorKind.LocalizedString(printer)})
 				}
 			}
 			for _, c := range e.Causes {
@@ -57,7 +58,7 @@ func schemaCompileError(err error, url string) error {
 	}
 	var re *jsonschema.InvalidRegexError
 	if errors.As(err, &re) {
-		return schemaErrors{{loc: pointerSegments(re.URL), msg: fmt.Sprintf("invalid regular expression %q: %v", re.Regex, re.Err)}}
+		return Errors{{Loc: pointerSegments(re.URL), Msg: fmt.Sprintf("invalid regular expression %q: %v", re.Regex, re.Err)}}
 	}
 	msg := cleanSchemaError(err.Error(), url)
 	return errors.New(strings.Join(strings.Fields(msg), " "))
@@ -79,9 +80,9 @@ func pointerSegments(u string) []string {
 	return segs
 }
 
-// schemaNode finds the node at loc inside a schema written in YAML, and its
+// NodeAt finds the node at loc inside a schema written in YAML, and its
 // diagnostic path below path; it stops at the deepest node it finds.
-func schemaNode(n *yaml.Node, path string, loc []string) (*yaml.Node, string) {
+func NodeAt(n *yaml.Node, path string, loc []string) (*yaml.Node, string) {
 	for _, seg := range loc {
 		n = load.Resolve(n)
 		var next *yaml.Node
@@ -101,4 +102,11 @@ func schemaNode(n *yaml.Node, path string, loc []string) (*yaml.Node, string) {
 		n = next
 	}
 	return n, path
+}
+
+// cleanSchemaError takes the compiler's name of a schema out of its message.
+func cleanSchemaError(msg, url string) string {
+	msg = strings.ReplaceAll(msg, url+"#", "")
+	msg = strings.ReplaceAll(msg, url, "")
+	return strings.ReplaceAll(msg, "jsonschema: ", "")
 }

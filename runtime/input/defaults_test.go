@@ -1,4 +1,4 @@
-package runtime
+package input
 
 import (
 	"testing"
@@ -39,8 +39,8 @@ func TestArgDefaultProblem(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			a := tt.arg
-			if got := argDefaultProblem(&a); got != tt.want {
-				t.Errorf("argDefaultProblem = %q, want %q", got, tt.want)
+			if got := ArgDefaultProblem(&a); got != tt.want {
+				t.Errorf("ArgDefaultProblem = %q, want %q", got, tt.want)
 			}
 		})
 	}

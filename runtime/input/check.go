@@ -1,4 +1,4 @@
-package runtime
+package input
 
 import (
 	"maps"
@@ -194,4 +194,22 @@ func count(v any, n *int) bool {
 	i, ok := v.(int64)
 	*n = int(i)
 	return ok && i >= 0
+}
+
+// bound is one of minimum, maximum, exclusiveMinimum, exclusiveMaximum.
+type bound struct {
+	keyword string
+	limit   argNumber
+}
+
+// newBound reads a bound as decodeJSON decoded it: an int64 is exact, a
+// float64 is the nearest to the bound, which is what compare needs.
+func newBound(keyword string, v any) (bound, bool) {
+	switch v := v.(type) {
+	case int64:
+		return bound{keyword, argNumber{i: v, f: float64(v), isInt: true}}, true
+	case float64:
+		return bound{keyword, argNumber{f: v}}, true
+	}
+	return bound{}, false
 }
