@@ -26,6 +26,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/task"
@@ -80,7 +81,7 @@ type builder struct {
 	srv      *Server
 	backends map[string]*backendEntry
 	seen     map[string]place // "tool:name" -> position of first definition
-	redact   *redactor
+	redact   *mask.Redactor
 	schemas  *input.Compiler
 	tmpls    *templates.Set
 	identity *identity  // what callers authenticate with; shared with the server
@@ -117,7 +118,7 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
-	b.redact = newRedactor(mergeSecrets(files).Credentials())
+	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
 		b.srv.limits.store = opts.RateLimiter
@@ -147,8 +148,8 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.expose(files)
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
-	*b.redact = *newRedactor(secrets.Credentials())
-	b.srv.mask = newMasker(secrets.Credentials())
+	*b.redact = *mask.NewRedactor(secrets.Credentials())
+	b.srv.mask = mask.NewMasker(secrets.Credentials())
 	ds := b.ds.Sort()
 	if ds.Errors() > 0 {
 		b.srv.Close()
@@ -606,7 +607,7 @@ func (b *builder) path(f *load.File, p string) string {
 	return p
 }
 
-func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
+func (e *buildEnv) Redact(s string) string { return e.b.redact.Apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
 func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {

@@ -147,7 +147,7 @@ func (r *inputRound) urlStep(ctx context.Context, s *Server, i int, st *step, da
 		if r.waiting() { // it needs an answer still to come
 			return nil, true, nil
 		}
-		return nil, false, errors.New(s.redact.apply(err.Error()))
+		return nil, false, errors.New(s.redact.Apply(err.Error()))
 	}
 	r.keep(st.key, id)
 	r.ask(i, st.key, &mcp.ElicitParams{Mode: "url", Message: message, URL: page})

@@ -126,7 +126,7 @@ func (r *inputRound) step(ctx context.Context, s *Server, i int, st *step, data 
 		if r.waiting() { // it needs an answer still to come
 			return nil, true, nil
 		}
-		return nil, false, errors.New(s.redact.apply(err.Error()))
+		return nil, false, errors.New(s.redact.Apply(err.Error()))
 	}
 	if resp, ok := r.responses[st.key]; ok {
 		if res, err = answer(st, resp); err != nil {

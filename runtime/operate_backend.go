@@ -45,7 +45,7 @@ func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, v
 		Timeout: cmp.Or(time.Duration(r.Timeout), DefaultProbeTimeout),
 		Check: func(ctx context.Context) error {
 			if err := p.Ping(ctx); err != nil {
-				return errors.New(redact.apply(err.Error()))
+				return errors.New(redact.Apply(err.Error()))
 			}
 			return nil
 		}})

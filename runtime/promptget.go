@@ -43,7 +43,7 @@ func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptReq
 	}
 	content, err := s.render(p.messages, data)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
 	}
 	res := &mcp.GetPromptResult{Description: p.def.Description}
 	for i, c := range content {

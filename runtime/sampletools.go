@@ -190,7 +190,7 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 			if r.waiting() { // it needs an answer still to come
 				return nil, true, nil
 			}
-			return nil, false, errors.New(s.redact.apply(err.Error()))
+			return nil, false, errors.New(s.redact.Apply(err.Error()))
 		}
 	}
 	r.keep(st.key, conv)

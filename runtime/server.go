@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
@@ -44,13 +45,13 @@ type Server struct {
 	templates []*resource
 	spill     *spillStore // results kept in pages; nil when no tool keeps any
 	closers   []io.Closer
-	redact    *redactor
-	mask      *masker     // credentials, hidden in results; nil for none
-	watch     *watchSet   // files watched for resource subscribers
-	http      *spec.HTTP  // the config's server.http section, if any
-	stdio     *spec.Stdio // the config's server.stdio section, if any
-	auth      *auth.Guard // authenticates HTTP requests; nil for none
-	tls       *spec.TLS   // certificate files, resolved; nil for plain HTTP
+	redact    *mask.Redactor
+	mask      *mask.Masker // credentials, hidden in results; nil for none
+	watch     *watchSet    // files watched for resource subscribers
+	http      *spec.HTTP   // the config's server.http section, if any
+	stdio     *spec.Stdio  // the config's server.stdio section, if any
+	auth      *auth.Guard  // authenticates HTTP requests; nil for none
+	tls       *spec.TLS    // certificate files, resolved; nil for plain HTTP
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any      // opened shared backends, by name
@@ -91,7 +92,7 @@ func (s *Server) Ping(ctx context.Context) map[string]error {
 	for name, b := range s.backends {
 		if p, ok := b.(handlers.Pinger); ok {
 			if err := p.Ping(ctx); err != nil {
-				out[name] = errors.New(s.redact.apply(err.Error()))
+				out[name] = errors.New(s.redact.Apply(err.Error()))
 			} else {
 				out[name] = nil
 			}

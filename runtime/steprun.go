@@ -92,7 +92,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 	for i, st := range steps {
 		if skip, err := st.skip(data); err != nil || skip {
 			if err != nil {
-				return errors.New(s.redact.apply(err.Error()))
+				return errors.New(s.redact.Apply(err.Error()))
 			}
 			continue
 		}
@@ -114,7 +114,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 		res, err := s.runStep(sctx, name, st, data, ss)
 		end(err)
 		if err != nil {
-			return errors.New(s.redact.apply(err.Error()))
+			return errors.New(s.redact.Apply(err.Error()))
 		}
 		if st.as != "" && res != nil {
 			results[st.as] = res

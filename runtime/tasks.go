@@ -155,7 +155,7 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 			Message: fmt.Sprintf("this caller holds %d tasks, the most allowed; cancel some or wait until they expire", s.tasks.Options().MaxPerOwner)}
 	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.redact.apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.redact.Apply(err.Error())}
 	}
 	s.logger.Info("task created", "task", tk.ID, "tool", t.def.Name, "owner", owner)
 	return tk, nil

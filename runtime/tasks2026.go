@@ -165,7 +165,7 @@ func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallTool
 	var protoErr *jsonrpc.Error
 	switch {
 	case errors.Is(err, errInputRequired):
-		return s.mask.toolResult(&mcp.CallToolResult{InputRequests: round.asked, RequestState: round.stateToken(s)}), nil, nil
+		return s.mask.ToolResult(&mcp.CallToolResult{InputRequests: round.asked, RequestState: round.stateToken(s)}), nil, nil
 	case errors.As(err, &protoErr):
 		return nil, nil, err
 	case err != nil:

@@ -107,7 +107,7 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 	if res == nil {
 		return &mcp.CallToolResult{}
 	}
-	return s.limitResult(ctx, t, s.mask.toolResult(res))
+	return s.limitResult(ctx, t, s.mask.ToolResult(res))
 }
 
 func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
@@ -142,9 +142,9 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: who})
 		if err != nil {
 			if ctx.Err() != nil {
-				return errorResult("canceled: " + s.redact.apply(err.Error()))
+				return errorResult("canceled: " + s.redact.Apply(err.Error()))
 			}
-			return errorResult(s.redact.apply(err.Error()))
+			return errorResult(s.redact.Apply(err.Error()))
 		}
 		data["result"] = res.Structured
 		if res.Structured == nil {
@@ -169,7 +169,7 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	// a handler's error result stands as it is: content renders results
 	if len(t.content) > 0 && (res == nil || !res.IsError) {
 		if out.Content, err = s.render(t.content, data); err != nil {
-			return errorResult(s.redact.apply(err.Error()))
+			return errorResult(s.redact.Apply(err.Error()))
 		}
 	}
 	if len(out.Content) == 0 && out.StructuredContent != nil {

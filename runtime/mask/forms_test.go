@@ -1,20 +1,17 @@
-package runtime
+package mask
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // secrets used by the masking tests: plain, with JSON's special
@@ -139,21 +136,21 @@ func TestMaskingEveryForm(t *testing.T) {
 // as it is.
 func TestMaskingLeavesShortValues(t *testing.T) {
 	t.Parallel()
-	m := newMasker(credentials(`a"b`, "tok-1234567890"))
-	r := newRedactor(credentials(`a"b`, "x/y"))
+	m := NewMasker(credentials(`a"b`, "tok-1234567890"))
+	r := NewRedactor(credentials(`a"b`, "x/y"))
 	for _, text := range []string{`{"v":"a\"b"}`, "YSJi", "a%22b", "x%2Fy", "plain text, no secrets: ok"} {
 		if got := m.r.Replace(text); got != text {
-			t.Errorf("masker changed %q to %q", text, got)
+			t.Errorf("Masker changed %q to %q", text, got)
 		}
-		if got := r.apply(text); got != text {
-			t.Errorf("redactor changed %q to %q", text, got)
+		if got := r.Apply(text); got != text {
+			t.Errorf("Redactor changed %q to %q", text, got)
 		}
 	}
 }
 
 func TestMaskingObjectKeys(t *testing.T) {
 	t.Parallel()
-	m := newMasker([]string{"tok-1234567890"})
+	m := NewMasker([]string{"tok-1234567890"})
 	shared := map[string]any{"tok-1234567890": "alice", "nested": map[string]any{"x tok-1234567890": 1}}
 	got, changed := m.value(shared)
 	want := map[string]any{"****": "alice", "nested": map[string]any{"x ****": 1}}
@@ -170,9 +167,9 @@ func TestMaskingObjectKeys(t *testing.T) {
 func TestMaskingResultForms(t *testing.T) {
 	t.Parallel()
 	secret := `pa"ss\word/<&>`
-	m := newMasker([]string{secret})
+	m := NewMasker([]string{secret})
 	key, _ := json.Marshal(map[string]any{secret: 1})
-	res := m.toolResult(&mcp.CallToolResult{
+	res := m.ToolResult(&mcp.CallToolResult{
 		Content: []mcp.Content{
 			&mcp.TextContent{Text: string(key)},
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "x://y", Text: "auth=" + base64.StdEncoding.EncodeToString([]byte(secret))}},
@@ -182,40 +179,6 @@ func TestMaskingResultForms(t *testing.T) {
 	out, _ := json.Marshal(res)
 	if leaks(string(out), secret) || strings.Contains(res.Content[1].(*mcp.EmbeddedResource).Resource.Text, base64.StdEncoding.EncodeToString([]byte(secret))) {
 		t.Errorf("the result gives the secret away: %s", out)
-	}
-}
-
-// TestWebhookMaskedInErrors checks that a secret-named variable holding a
-// URL without a password (a webhook) is masked in protocol errors, which
-// only the redactor sees, not only in results.
-func TestWebhookMaskedInErrors(t *testing.T) {
-	t.Parallel()
-	hook := "https://hooks.example.com/services/T000/B000/XXXXXXXX"
-	dir := writeFiles(t, map[string]string{"mcpgen.yaml": `version: 1
-resources:
-  - uri: x://notify
-    name: notify
-    handler: {kind: echo, result: "", fail: "posting to ${SLACK_WEBHOOK} failed"}
-  - uri: x://base
-    name: base
-    handler: {kind: echo, result: "", fail: "calling ${API_BASE} failed"}
-`})
-	env := envMap(map[string]string{"SLACK_WEBHOOK": hook, "API_BASE": "https://api.example.com/v1"})
-	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: env},
-		BuildOptions{Registry: testRegistry(nil)})
-	if ds.Errors() > 0 {
-		t.Fatal(ds)
-	}
-	defer srv.Close()
-	cs := session(t, srv, "", nil, nil)
-	for uri, want := range map[string]string{
-		"x://notify": "posting to **** failed",
-		"x://base":   "calling https://api.example.com/v1 failed", // not a secret: where requests go
-	} {
-		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
-		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), hook) {
-			t.Errorf("%s: got %v, want an error saying %q", uri, err, want)
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package runtime
+package mask
 
 import (
 	"encoding/json"
@@ -8,24 +8,24 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
-// masker hides credentials in results: a tool's output, a resource's
-// contents. A nil masker leaves everything as it is.
-type masker struct {
+// Masker hides credentials in results: a tool's output, a resource's
+// contents. A nil Masker leaves everything as it is.
+type Masker struct {
 	r *matcher
 }
 
-// newMasker returns a masker for values, or nil when there is nothing to
+// NewMasker returns a Masker for values, or nil when there is nothing to
 // hide. Which values it masks is load.Secrets' policy (Credentials).
-func newMasker(values []string) *masker {
+func NewMasker(values []string) *Masker {
 	if len(values) == 0 {
 		return nil
 	}
-	return &masker{r: maskingReplacer(values)}
+	return &Masker{r: maskingReplacer(values)}
 }
 
 // value masks the strings in a decoded JSON value. It copies only what
 // changes: the value may be shared (a default, a cached result).
-func (m *masker) value(v any) (any, bool) {
+func (m *Masker) value(v any) (any, bool) {
 	switch v := v.(type) {
 	case string:
 		s := m.r.Replace(v)
@@ -66,7 +66,7 @@ func (m *masker) value(v any) (any, bool) {
 
 // object masks the keys and values of a JSON object: a secret can be a
 // key (a token mapped to its user).
-func (m *masker) object(v map[string]any) (any, bool) {
+func (m *Masker) object(v map[string]any) (any, bool) {
 	var out map[string]any
 	for k, e := range v {
 		masked, changed := m.value(e)
@@ -87,7 +87,7 @@ func (m *masker) object(v map[string]any) (any, bool) {
 }
 
 // content masks the text of content blocks, copying the blocks it changes.
-func (m *masker) content(cs []mcp.Content) []mcp.Content {
+func (m *Masker) content(cs []mcp.Content) []mcp.Content {
 	var out []mcp.Content
 	set := func(i int, c mcp.Content) {
 		if out == nil {
@@ -117,7 +117,7 @@ func (m *masker) content(cs []mcp.Content) []mcp.Content {
 	return out
 }
 
-func (m *masker) resourceContents(rc *mcp.ResourceContents) *mcp.ResourceContents {
+func (m *Masker) resourceContents(rc *mcp.ResourceContents) *mcp.ResourceContents {
 	if rc == nil || rc.Text == "" {
 		return rc
 	}
@@ -129,8 +129,8 @@ func (m *masker) resourceContents(rc *mcp.ResourceContents) *mcp.ResourceContent
 	return rc
 }
 
-// toolResult masks a tool's result: its content and structured content.
-func (m *masker) toolResult(res *mcp.CallToolResult) *mcp.CallToolResult {
+// ToolResult masks a tool's result: its content and structured content.
+func (m *Masker) ToolResult(res *mcp.CallToolResult) *mcp.CallToolResult {
 	if m == nil || res == nil {
 		return res
 	}
@@ -141,8 +141,8 @@ func (m *masker) toolResult(res *mcp.CallToolResult) *mcp.CallToolResult {
 	return res
 }
 
-// readResult masks the text contents of a resource.
-func (m *masker) readResult(res *mcp.ReadResourceResult) *mcp.ReadResourceResult {
+// ReadResult masks the text contents of a resource.
+func (m *Masker) ReadResult(res *mcp.ReadResourceResult) *mcp.ReadResourceResult {
 	if m == nil || res == nil {
 		return res
 	}

@@ -1,4 +1,4 @@
-package runtime
+package mask
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ func TestRedact(t *testing.T) {
 		s.Add(name, v)
 	}
 	s.AddCredential("CRM_USER", "crm-user-7") // fed auth.basic.password, say
-	r := newRedactor(s.Credentials())
+	r := NewRedactor(s.Credentials())
 	for _, tt := range []struct{ in, want string }{
 		{"Bearer sekrit-token-123", "Bearer ****"},
 		{"GET https://api.example.com/v1/tickets", "GET https://api.example.com/v1/tickets"},
@@ -27,7 +27,7 @@ func TestRedact(t *testing.T) {
 		{"user crm-user-7 refused", "user **** refused"},
 		{"abc", "abc"}, // too short to mask without garbling text
 	} {
-		if got := r.apply(tt.in); got != tt.want {
+		if got := r.Apply(tt.in); got != tt.want {
 			t.Errorf("apply(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
