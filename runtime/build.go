@@ -700,3 +700,11 @@ func argNames(t types.Type) []string {
 	}
 	return names
 }
+
+func newServer(logger *slog.Logger) *Server {
+	index := map[string]*tool{} // the same map until Select narrows toolIndex
+	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
+		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
+		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
+		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
+}

@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
-	"github.com/mcpgen/mcpgen/spec"
 )
 
 // limits are the rate limits of tool calls: where the buckets are, and the
@@ -31,61 +27,6 @@ type toolLimit struct {
 type rateRule struct {
 	limit ratelimit.Limit
 	text  string // as written, for messages: 10/s
-}
-
-// toolLimit returns the rate limit of tool t: its own, else the server's.
-func (b *builder) toolLimit(f *load.File, path string, t *spec.Tool) *toolLimit {
-	if t.RateLimit != nil {
-		return b.rateLimit(f, path+".rate_limit", t.RateLimit)
-	}
-	return nil // the server's, if any, applies at call time
-}
-
-// rateLimit checks a rate_limit section.
-func (b *builder) rateLimit(f *load.File, path string, rl *spec.RateLimit) *toolLimit {
-	if rl.Burst < 0 {
-		b.errorf(f, path+".burst", "burst must be at least 1, got %d", rl.Burst)
-		return nil
-	}
-	if rl.PerCaller == "" && rl.Global == "" {
-		b.diag(f, load.Error, path, "a rate limit needs per_caller, global or both", "e.g. per_caller: 10/s")
-		return nil
-	}
-	l := &toolLimit{perCaller: b.rateRule(f, path+".per_caller", rl.PerCaller, rl.Burst),
-		global: b.rateRule(f, path+".global", rl.Global, 0)}
-	if l.perCaller == nil && l.global == nil {
-		return nil
-	}
-	return l
-}
-
-// rateRule reads one rate (nil when not given or wrong); burst 0 takes
-// the number in the rate.
-func (b *builder) rateRule(f *load.File, path string, r spec.Rate, burst int) *rateRule {
-	if r == "" {
-		return nil
-	}
-	n, perSec, ok := parseRate(string(r))
-	if !ok {
-		b.diag(f, load.Error, path, fmt.Sprintf("invalid rate %q", r),
-			"write a number of calls per second, minute or hour: 10/s, 100/m, 1000/h")
-		return nil
-	}
-	if burst == 0 {
-		burst = max(1, int(math.Ceil(n)))
-	}
-	return &rateRule{limit: ratelimit.Limit{Rate: perSec, Burst: burst}, text: string(r)}
-}
-
-// parseRate reads N/s, N/m or N/h: it returns N and the events per second.
-func parseRate(s string) (n, perSec float64, ok bool) {
-	num, unit, found := strings.Cut(strings.TrimSpace(s), "/")
-	per := map[string]float64{"s": 1, "m": 60, "h": 3600}[strings.TrimSpace(unit)]
-	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-	if !found || per == 0 || err != nil || n <= 0 || math.IsInf(n, 0) {
-		return 0, 0, false
-	}
-	return n, n / per, true
 }
 
 // limited returns why the call of t by the caller on ctx must wait, or ""

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,16 +13,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/cache"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
 )
 
 // What happens around a tool call besides running it (operate.go,
 // observe.go): the result cache, then the tool's and its backend's
 // concurrency limits (bulkheads), then the call (toolcall.go).
-
-// DefaultCacheBytes bounds the result cache when server.cache says nothing.
-const DefaultCacheBytes = 64 << 20
 
 // slotLimit is a built concurrency limit.
 type slotLimit struct {
@@ -43,64 +37,6 @@ type operate struct {
 	slots    bulkhead.Slots
 	cache    cache.Store // nil until a tool caches
 	backends map[string]*slotLimit
-}
-
-func (b *builder) concurrency(f *load.File, path string, c *spec.Concurrency) *slotLimit {
-	if c == nil {
-		return nil
-	}
-	if c.Max < 1 {
-		b.errorf(f, path+".max", "max must be at least 1, got %d", c.Max)
-		return nil
-	}
-	if c.Wait < 0 {
-		b.errorf(f, path+".wait", "wait must not be negative")
-		return nil
-	}
-	return &slotLimit{max: c.Max, wait: time.Duration(c.Wait)}
-}
-
-// toolCache checks a tool's `cache`, once the tool is built: it must be
-// read-only, and per caller when its result depends on the caller.
-func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *toolCache {
-	c := t.Cache
-	if c == nil {
-		return nil
-	}
-	if c.TTL <= 0 {
-		b.errorf(f, path+".ttl", "ttl must be positive, e.g. 30s")
-		return nil
-	}
-	if tl.def.Annotations == nil || !tl.def.Annotations.ReadOnlyHint {
-		b.diag(f, load.Error, path, "cache is for read-only tools: a cached call runs nothing",
-			"set annotations.read_only: true if the tool only reads")
-		return nil
-	}
-	perCaller := b.identity.configured
-	if c.PerCaller != nil {
-		perCaller = *c.PerCaller
-	}
-	if tl.needsCaller && !perCaller {
-		b.diag(f, load.Error, path+".per_caller", "the tool reads `auth`: its results depend on the caller and must be cached per caller",
-			"remove per_caller: false")
-		return nil
-	}
-	if b.srv.ops.cache == nil {
-		b.srv.ops.cache = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
-	}
-	return &toolCache{ttl: time.Duration(c.TTL), perCaller: perCaller || tl.needsCaller}
-}
-
-// cacheConfig sizes the result cache from server.cache.
-func (b *builder) cacheConfig(f *load.File, c *spec.CacheServer) {
-	if c == nil {
-		return
-	}
-	if c.MaxBytes < 0 {
-		b.errorf(f, "server.cache.max_bytes", "max_bytes must not be negative")
-		return
-	}
-	b.cacheBytes = int64(cmp.Or(c.MaxBytes, DefaultCacheBytes))
 }
 
 // operateMiddleware answers tools/call from the cache when it can, and

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )

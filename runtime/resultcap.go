@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,31 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
 )
-
-// DefaultMaxResult caps the text of a tool's result when the config sets
-// no cap: more than any model reads usefully in one answer.
-const DefaultMaxResult = 1 << 20
-
-// maxResult settles the cap of a tool's results: its own, else the
-// server's, else DefaultMaxResult.
-func (b *builder) maxResult(f *load.File, path string, t *spec.Tool) int {
-	b.checkMaxResult(f, path+".max_result", t.MaxResult)
-	return int(cmp.Or(t.MaxResult, b.serverMaxResult, DefaultMaxResult))
-}
-
-// checkMaxResult reports a max_result (at path) too small for the note.
-func (b *builder) checkMaxResult(f *load.File, path string, v spec.Size) {
-	if v > 0 && v < minResult {
-		b.errorf(f, path, "max_result must be at least %d bytes, to leave room for the note", minResult)
-	}
-}
-
-// minResult is the smallest max_result: room for some of the result and
-// the note saying it was cut.
-const minResult = 256
 
 // limitResult holds the text of res to the tool's max_result, cutting it
 // or keeping it in pages. It runs after masking: a cut never leaves part

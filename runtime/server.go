@@ -12,12 +12,10 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
-	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
@@ -73,14 +71,6 @@ type Server struct {
 	tasks      *task.Manager             // tools that run as tasks; nil for none
 	taskOpts   task.Options              // server.tasks
 	shared     *redisstate.State         // server.state.redis; nil for memory
-}
-
-func newServer(logger *slog.Logger) *Server {
-	index := map[string]*tool{} // the same map until Select narrows toolIndex
-	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
-		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
-		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
-		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }
 
 // Ping checks every shared backend that can be checked (handlers.Pinger,
@@ -406,3 +396,7 @@ func (s *Server) ArgTypes(tool string) map[string]string {
 	}
 	return out
 }
+
+// SharedState returns the state the server shares with other replicas in
+// Redis (server.state.redis), or nil when it keeps its state in memory.
+func (s *Server) SharedState() *redisstate.State { return s.shared }

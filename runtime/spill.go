@@ -47,10 +47,6 @@ type spilled struct {
 	size    int
 }
 
-func newSpillStore() *spillStore {
-	return &spillStore{entries: map[string]*spilled{}, now: time.Now}
-}
-
 // keep stores text cut into pages of at most limit bytes and returns its id.
 func (st *spillStore) keep(text string, limit int, caller string) (string, []string) {
 	var pages []string

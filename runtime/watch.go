@@ -12,9 +12,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
-// watchInterval is how often file-backed resources are checked for changes.
-const watchInterval = time.Second
-
 // maxWatched bounds the URIs of templated file resources watched for
 // subscribers: each is a stat per interval, and a client chooses them.
 const maxWatched = 1000
@@ -39,19 +36,6 @@ type watchSet struct {
 	mu      sync.Mutex
 	fixed   []*watched
 	dynamic map[string]*watched // by URI
-}
-
-// newWatchSet watches the fixed files of s's resources.
-func newWatchSet(s *Server) *watchSet {
-	ws := &watchSet{dynamic: map[string]*watched{}}
-	for _, r := range s.resources {
-		if name, ok := constOf(r.file); ok && r.file != nil {
-			w := &watched{uri: r.def.URI, root: r.root, name: name}
-			w.last = w.stamp()
-			ws.fixed = append(ws.fixed, w)
-		}
-	}
-	return ws
 }
 
 // subscribe is the resources/subscribe handler. A URI of a templated file

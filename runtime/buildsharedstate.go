@@ -3,12 +3,14 @@ package runtime
 import (
 	"cmp"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/spec"
+	"gopkg.in/yaml.v3"
 )
 
 // stateProbeEvery is how often /readyz checks the shared state's Redis.
@@ -67,6 +69,35 @@ func (b *builder) shareState() {
 		Timeout: cmp.Or(time.Duration(r.Timeout), redisstate.DefaultTimeout), Check: st.Check})
 }
 
-// SharedState returns the state the server shares with other replicas in
-// Redis (server.state.redis), or nil when it keeps its state in memory.
-func (s *Server) SharedState() *redisstate.State { return s.shared }
+// backendKey fingerprints the settings of the shared backend h of f: its
+// kind, its settings as written (positions aside, so an edit elsewhere in
+// the file does not count), the directory relative paths start from, and
+// the environment values the file read.
+func backendKey(f *load.File, h *spec.Handler) string {
+	var b strings.Builder
+	b.WriteString(h.Kind + "\x00" + f.Dir + "\x00")
+	if h.Body != nil {
+		text, _ := yaml.Marshal(h.Body)
+		b.Write(text)
+	}
+	for _, v := range f.Secrets.Values() {
+		b.WriteString("\x00" + v)
+	}
+	return b.String()
+}
+
+// reuseBackend returns the backend name of the previous server, when its
+// settings are those of key; the new server adopts it (takeOver).
+func (b *builder) reuseBackend(name, key string) (any, bool) {
+	prev := b.opts.Previous
+	if prev == nil {
+		return nil, false
+	}
+	c, ok := prev.carry[name]
+	if !ok || c.key != key || c.value == nil {
+		return nil, false
+	}
+	b.srv.carry[name] = c
+	b.srv.adopted = append(b.srv.adopted, c.value)
+	return c.value, true
+}
