@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
 // Live serves one config after another on one go-sdk server, so that a
@@ -92,7 +93,7 @@ func NewLive(first *Server) *Live {
 	l.srv = mcp.NewServer(first.implementation(), opts)
 	l.srv.AddReceivingMiddleware(l.dispatch)
 	if first.tasks != nil {
-		first.addTaskMethods(l.srv)
+		taskwire.Register(l.srv, first.tasks, first.logger)
 	}
 	first.live = l
 	l.install(nil, first)

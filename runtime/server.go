@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -139,7 +140,7 @@ func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(s.implementation(), opts)
 	srv.AddReceivingMiddleware(s.wrap)
 	if s.tasks != nil {
-		s.addTaskMethods(srv)
+		taskwire.Register(srv, s.tasks, s.logger)
 	}
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -185,7 +186,7 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 	s.addExtensions(caps)
 	s.appCapability(caps)
 	if s.tasks != nil {
-		caps.Tasks = taskCapabilities()
+		caps.Tasks = taskwire.Capabilities()
 	}
 	return caps
 }
@@ -214,7 +215,7 @@ func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 	h = s.callerMiddleware(h) // outside the others: they see the caller
 	h = s.observeMiddleware(h)
 	if s.tasks != nil {
-		h = discoverTasks(h)
+		h = taskwire.Discover(h)
 	}
 	return h
 }

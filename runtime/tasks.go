@@ -8,11 +8,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
 // Tools marked `task:` run as tasks (package runtime/task keeps them). This
@@ -27,9 +27,6 @@ const (
 	taskRequired = "required"
 )
 
-// relatedTaskKey marks messages that belong to a task (2025-11-25).
-const relatedTaskKey = "io.modelcontextprotocol/related-task"
-
 // startTasks creates the task manager when a tool runs as a task.
 func (s *Server) startTasks(store task.Store) {
 	for _, t := range s.tools {
@@ -43,26 +40,6 @@ func (s *Server) startTasks(store task.Store) {
 	}
 }
 
-// taskOwner is who a task belongs to: the authenticated subject, else the
-// session. Without either (stdio, or sessionless HTTP without auth), the
-// unguessable task ID is all that guards a task.
-func taskOwner(ctx context.Context, ss *mcp.ServerSession) string {
-	if c := auth.CallerFrom(ctx); c != nil {
-		return "subject:" + c.Subject
-	}
-	if ss != nil && ss.ID() != "" {
-		return "session:" + ss.ID()
-	}
-	return "anyone"
-}
-
-// modernRequest reports whether a request follows 2026-07-28 (sessionless,
-// with its protocol version in _meta).
-func modernRequest(meta map[string]any) bool {
-	_, ok := meta[mcp.MetaKeyProtocolVersion]
-	return ok
-}
-
 // callAsTask answers a tools/call that runs as a task, or refuses one that
 // cannot; ok is false for a call to run as usual.
 func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res mcp.Result, ok bool, err error) {
@@ -73,7 +50,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 	if t == nil {
 		return nil, false, nil
 	}
-	if modernRequest(req.Params.Meta) {
+	if taskwire.Modern(req.Params.Meta) {
 		return s.callAsTask2026(ctx, t, req)
 	}
 	return s.callAsTask2025(ctx, t, req)
@@ -83,11 +60,11 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 // a 2026 call gathered before the task started (the steps up to the
 // tool's task_after), nil when none.
 func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *roundState) (*task.Task, error) {
-	owner := taskOwner(ctx, req.Session)
+	owner := taskwire.Owner(ctx, req.Session)
 	params, _ := json.Marshal(req.Params)
 	var changed func(*task.Task)
 	if !modern {
-		changed = statusNotifier(req.Session)
+		changed = taskwire.StatusNotifier(req.Session)
 	}
 	caps := req.ClientCapabilities()
 	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps},
@@ -249,61 +226,8 @@ func (ts *taskSession) createMessage(ctx context.Context, p *mcp.CreateMessagePa
 // input_required while it waits (2025-11-25).
 func (ts *taskSession) asking(ctx context.Context, m mcp.Meta, waiting string) mcp.Meta {
 	ts.h.SetStatus(ctx, task.InputRequired, waiting)
-	return relatedTask(m, ts.h.ID())
+	return taskwire.RelatedTask(m, ts.h.ID())
 }
-
-// relatedTask adds the related-task mark to a message's _meta.
-func relatedTask(m mcp.Meta, id string) mcp.Meta {
-	if m == nil {
-		m = mcp.Meta{}
-	}
-	m[relatedTaskKey] = map[string]any{"taskId": id}
-	return m
-}
-
-// taskParams are the params of every tasks/* method.
-type taskParams struct {
-	mcp.ParamsBase
-	TaskID         string                     `json:"taskId,omitempty"`
-	Cursor         string                     `json:"cursor,omitempty"`
-	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
-}
-
-// wireResult is a result whose JSON is built by hand: the shapes of tasks
-// differ between eras, and tasks/result is the original result verbatim.
-type wireResult struct {
-	mcp.ResultBase
-	v map[string]any
-}
-
-// MarshalJSON writes the result, with the _meta set on it.
-func (r *wireResult) MarshalJSON() ([]byte, error) {
-	if len(r.Meta) > 0 {
-		meta, _ := r.v["_meta"].(map[string]any)
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		for k, v := range r.Meta {
-			meta[k] = v
-		}
-		r.v["_meta"] = meta
-	}
-	return json.Marshal(r.v)
-}
-
-// taskError is the JSON-RPC error for a task that cannot be found or changed.
-func taskError(err error) error {
-	switch {
-	case errors.Is(err, task.ErrNotFound):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
-	case errors.Is(err, task.ErrTerminal):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Cannot cancel task: it has already finished"}
-	}
-	return err
-}
-
-// taskMethods are the methods of tasks, both eras.
-var taskMethods = []string{"tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"}
 
 // ExtraMethods lists the JSON-RPC methods the server serves beyond the
 // go-sdk's own: those of tasks, when a tool runs as a task.
@@ -311,16 +235,5 @@ func (s *Server) ExtraMethods() []string {
 	if s.tasks == nil {
 		return nil
 	}
-	return taskMethods
-}
-
-// addTaskMethods registers the tasks/* methods.
-func (s *Server) addTaskMethods(srv *mcp.Server) {
-	for i, h := range []func(context.Context, *mcp.ServerSession, *taskParams) (*wireResult, error){
-		s.taskGet, s.taskResult, s.taskList, s.taskCancel, s.taskUpdate,
-	} {
-		if err := mcp.AddReceivingCustomMethod(srv, taskMethods[i], h); err != nil {
-			panic(err) // only if the SDK grew a method of that name: a programmer's error
-		}
-	}
+	return taskwire.Names
 }
