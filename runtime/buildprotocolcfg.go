@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -29,7 +30,7 @@ func (b *builder) protocolConfig(f *load.File, s *spec.Server) {
 				"e.g. key: ${MCPGEN_STATE_KEY}, set to the output of `openssl rand -base64 48`")
 		}
 		b.stateKeySet = rs.Key != ""
-		b.srv.states = newStateSigner([]byte(rs.Key), time.Duration(rs.TTL))
+		b.srv.states = reqstate.NewSigner([]byte(rs.Key), time.Duration(rs.TTL))
 	}
 }
 

@@ -3,6 +3,7 @@ package runtime
 import (
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -10,7 +11,7 @@ import (
 // hints of lists and reads, and the request state signer.
 func (s *Server) finishProtocol() {
 	if s.states == nil {
-		s.states = newStateSigner(nil, 0)
+		s.states = reqstate.NewSigner(nil, 0)
 	}
 	def := hintOf(s.cacheCfg, publicNow)
 	authed := s.auth != nil

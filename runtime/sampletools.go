@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 )
 
 // Sampling with tools (2025-11-25): a sample step offers tools of the
@@ -116,8 +117,8 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 				return nil, false, notAnswerTo(turnKey(st.key, conv.Turn), "sampling/createMessage")
 			}
 			// the tools it calls run once: this state cannot bring them again
-			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.spendOnce(r.token, r.prev.Expires) {
-				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error()}
+			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.SpendOnce(r.token, r.prev.Expires) {
+				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reqstate.ErrBad.Error()}
 			}
 			if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
 				r.settle(st.key, out)

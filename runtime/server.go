@@ -17,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 	"github.com/mcpgen/mcpgen/spec"
@@ -66,7 +67,7 @@ type Server struct {
 	probes     []observe.Probe
 	cacheCfg   *spec.CacheHint // the config's server.cache_hint
 	cache      listHints
-	states     *stateSigner              // signs the state of input requests (2026-07-28)
+	states     *reqstate.Signer          // signs the state of input requests (2026-07-28)
 	extensions map[string]map[string]any // advertised, by id (extensions.go)
 	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
 	tasks      *task.Manager             // tools that run as tasks; nil for none
@@ -401,3 +402,6 @@ func (s *Server) ArgTypes(tool string) map[string]string {
 // SharedState returns the state the server shares with other replicas in
 // Redis (server.state.redis), or nil when it keeps its state in memory.
 func (s *Server) SharedState() *redisstate.State { return s.shared }
+
+// DefaultRequestStateTTL is how long a request state stays valid.
+const DefaultRequestStateTTL = reqstate.DefaultTTL

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
@@ -59,7 +60,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 // startTask starts a call of tool t as a task. carried holds the answers
 // a 2026 call gathered before the task started (the steps up to the
 // tool's task_after), nil when none.
-func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *roundState) (*task.Task, error) {
+func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *reqstate.State) (*task.Task, error) {
 	owner := taskwire.Owner(ctx, req.Session)
 	params, _ := json.Marshal(req.Params)
 	var changed func(*task.Task)
@@ -103,7 +104,7 @@ func (s *Server) taskWork(t *tool, raw json.RawMessage, ts *taskSession) task.Wo
 // round resumes where the last stopped. A tool error completes the task
 // with an error result; a protocol error (a capability the client did not
 // declare, an answer of the wrong kind) fails it.
-func (s *Server) taskWork2026(t *tool, raw json.RawMessage, ts *taskSession, carried *roundState) task.Work {
+func (s *Server) taskWork2026(t *tool, raw json.RawMessage, ts *taskSession, carried *reqstate.State) task.Work {
 	return func(ctx context.Context, h *task.Handle) task.Outcome {
 		ts.h = h
 		if err := missingCapabilities(t.requires, ts.caps); err != nil {

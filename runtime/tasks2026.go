@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
@@ -27,7 +28,7 @@ func (s *Server) callAsTask2026(ctx context.Context, t *tool, req *mcp.CallToolR
 	case !taskwire.Declares(req.Params.Meta):
 		return nil, false, nil
 	}
-	var carried *roundState
+	var carried *reqstate.State
 	if t.taskAfter >= 0 { // some steps run before the task starts
 		res, st, err := s.stepsBeforeTask(ctx, t, req)
 		if res != nil || err != nil {
@@ -50,7 +51,7 @@ func (s *Server) callAsTask2026(ctx context.Context, t *tool, req *mcp.CallToolR
 // answered. It returns that result (or a tool error result), a protocol
 // error, or, once the steps are done, their state for the task to resume
 // from.
-func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, *roundState, error) {
+func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, *reqstate.State, error) {
 	caps := req.ClientCapabilities()
 	if err := missingCapabilities(t.requires, caps); err != nil {
 		return nil, nil, err

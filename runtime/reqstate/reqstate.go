@@ -1,4 +1,6 @@
-package runtime
+// Package reqstate signs and checks the requestState a 2026-07-28 client
+// carries between the rounds of a call that asked it for input.
+package reqstate
 
 import (
 	"crypto/hmac"
@@ -30,7 +32,9 @@ import (
 //     tools the client's model called spends its own state. Spent chains
 //     are remembered by the process: replicas sharing a key do not share
 //     them, which the short expiry bounds.
-type roundState struct {
+//
+// State is that progress, as the client carries it.
+type State struct {
 	Kind    string                     `json:"k"` // "tool" or "prompt"
 	Name    string                     `json:"n"`
 	Args    []byte                     `json:"a"`           // SHA-256 of the arguments
@@ -44,15 +48,15 @@ type roundState struct {
 	Expires int64                      `json:"e"` // Unix seconds
 }
 
-// DefaultRequestStateTTL is how long a request state stays valid.
-const DefaultRequestStateTTL = 10 * time.Minute
+// DefaultTTL is how long a request state stays valid.
+const DefaultTTL = 10 * time.Minute
 
-// errBadState is the refusal of a request state that fails a check; the
+// ErrBad is the refusal of a request state that fails a check; the
 // client learns nothing more.
-var errBadState = errors.New("invalid requestState: it was altered, has expired, was used already, or belongs to another call")
+var ErrBad = errors.New("invalid requestState: it was altered, has expired, was used already, or belongs to another call")
 
-// stateSigner signs and checks request states.
-type stateSigner struct {
+// Signer signs and checks request states.
+type Signer struct {
 	key []byte
 	ttl time.Duration
 	now func() time.Time
@@ -61,19 +65,21 @@ type stateSigner struct {
 	spent map[string]int64 // chain id → expiry
 }
 
-func newStateSigner(key []byte, ttl time.Duration) *stateSigner {
+// NewSigner returns a signer with key (a random one when empty) whose
+// states expire after ttl (DefaultTTL when not positive).
+func NewSigner(key []byte, ttl time.Duration) *Signer {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		_, _ = rand.Read(key)
 	}
 	if ttl <= 0 {
-		ttl = DefaultRequestStateTTL
+		ttl = DefaultTTL
 	}
-	return &stateSigner{key: key, ttl: ttl, now: time.Now, spent: map[string]int64{}}
+	return &Signer{key: key, ttl: ttl, now: time.Now, spent: map[string]int64{}}
 }
 
-// sign encodes st, stamping its expiry, as base64url(JSON).base64url(MAC).
-func (s *stateSigner) sign(st *roundState) string {
+// Sign encodes st, stamping its expiry, as base64url(JSON).base64url(MAC).
+func (s *Signer) Sign(st *State) string {
 	if st.Chain == "" {
 		var id [16]byte
 		_, _ = rand.Read(id[:])
@@ -85,45 +91,45 @@ func (s *stateSigner) sign(st *roundState) string {
 	return enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload))
 }
 
-func (s *stateSigner) mac(payload []byte) []byte {
+func (s *Signer) mac(payload []byte) []byte {
 	m := hmac.New(sha256.New, s.key)
 	m.Write(payload)
 	return m.Sum(nil)
 }
 
-// open checks a state from a retry against the call it comes with.
-func (s *stateSigner) open(token, kind, name string, args []byte, caller string) (*roundState, error) {
+// Open checks a state from a retry against the call it comes with.
+func (s *Signer) Open(token, kind, name string, args []byte, caller string) (*State, error) {
 	enc := base64.RawURLEncoding
 	p, m, ok := strings.Cut(token, ".")
 	if !ok {
-		return nil, errBadState
+		return nil, ErrBad
 	}
 	payload, err1 := enc.DecodeString(p)
 	mac, err2 := enc.DecodeString(m)
 	if err1 != nil || err2 != nil || !hmac.Equal(mac, s.mac(payload)) {
-		return nil, errBadState
+		return nil, ErrBad
 	}
-	var st roundState
+	var st State
 	if json.Unmarshal(payload, &st) != nil {
-		return nil, errBadState
+		return nil, ErrBad
 	}
 	if st.Kind != kind || st.Name != name || !hmac.Equal(st.Args, args) || st.Caller != caller ||
 		s.now().Unix() > st.Expires || s.isSpent(st.Chain) || s.isSpent(onceKey(m)) {
-		return nil, errBadState
+		return nil, ErrBad
 	}
 	return &st, nil
 }
 
-func (s *stateSigner) isSpent(chain string) bool {
+func (s *Signer) isSpent(chain string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.spent[chain]
 	return ok
 }
 
-// claim spends the chain of a state whose call completes; false if another
+// Claim spends the chain of a state whose call completes; false if another
 // retry spent it first.
-func (s *stateSigner) claim(st *roundState) bool {
+func (s *Signer) Claim(st *State) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, spent := s.spent[st.Chain]; spent {
@@ -139,20 +145,20 @@ func (s *stateSigner) claim(st *roundState) bool {
 	return true
 }
 
-// spendOnce spends one state, not its chain: a round that did something
+// SpendOnce spends one state, not its chain: a round that did something
 // that must not happen twice (the tool calls of a sampling conversation)
 // refuses a retry with the same state again. False if it was spent.
-func (s *stateSigner) spendOnce(token string, expires int64) bool {
+func (s *Signer) SpendOnce(token string, expires int64) bool {
 	_, m, _ := strings.Cut(token, ".")
-	return s.claim(&roundState{Chain: onceKey(m), Expires: expires})
+	return s.Claim(&State{Chain: onceKey(m), Expires: expires})
 }
 
 // onceKey names a single state among the spent ones: by its MAC.
 func onceKey(mac string) string { return "state:" + mac }
 
-// argsDigest is the SHA-256 of decoded arguments, re-encoded: the same for
+// ArgsDigest is the SHA-256 of decoded arguments, re-encoded: the same for
 // the same arguments whatever their order on the wire.
-func argsDigest(args any) []byte {
+func ArgsDigest(args any) []byte {
 	b, _ := json.Marshal(args)
 	sum := sha256.Sum256(b)
 	return sum[:]
