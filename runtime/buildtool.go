@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
@@ -18,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -112,7 +112,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl.limit = b.toolLimit(f, path, t)
 	tl.maxResult = b.maxResult(f, path, t)
 	if tl.pages = t.Overflow == "pages"; tl.pages && b.srv.spill == nil {
-		b.srv.spill = newSpillStore()
+		b.srv.spill = spill.NewStore()
 	}
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
@@ -353,10 +353,6 @@ func (b *builder) checkOutput(f *load.File, path string, s *eval.Shape, schema a
 		}
 		d.At(f.Node(p), p, m.Msg, m.Hint)
 	}
-}
-
-func newSpillStore() *spillStore {
-	return &spillStore{entries: map[string]*spilled{}, now: time.Now}
 }
 
 // DefaultMaxResult caps the text of a tool's result when the config sets

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
@@ -290,7 +291,7 @@ func (l *Live) syncResources(prev, s *Server) {
 			return l.at(ctx).readSpill(ctx, req)
 		})
 	case s.spill == nil && prev != nil && prev.spill != nil:
-		l.srv.RemoveResourceTemplates(spillTemplate)
+		l.srv.RemoveResourceTemplates(spill.Template)
 	}
 	for uri := range old {
 		l.srv.RemoveResources(uri)

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 	"github.com/mcpgen/mcpgen/spec"
@@ -43,7 +44,7 @@ type Server struct {
 	prompts   []*prompt
 	resources []*resource
 	templates []*resource
-	spill     *spillStore // results kept in pages; nil when no tool keeps any
+	spill     *spill.Store // results kept in pages; nil when no tool keeps any
 	closers   []io.Closer
 	redact    *mask.Redactor
 	mask      *mask.Masker // credentials, hidden in results; nil for none
@@ -166,7 +167,7 @@ func (s *Server) MCP() *mcp.Server {
 
 // spillResource is the template of the pages of long results.
 func spillResource() *mcp.ResourceTemplate {
-	return &mcp.ResourceTemplate{URITemplate: spillTemplate, Name: "result_pages",
+	return &mcp.ResourceTemplate{URITemplate: spill.Template, Name: "result_pages",
 		Description: "The pages of a tool result too long for one answer, as its resource links give them.",
 		MIMEType:    "text/plain"}
 }
