@@ -30,6 +30,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/watch"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/mcpgen/mcpgen/templates"
@@ -159,8 +160,8 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.srv.finishProtocol()
 	b.shareState()
 	b.srv.startTasks(b.opts.TaskStore)
-	b.srv.watch = newWatchSet(b.srv)
-	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watchInterval)
+	b.srv.watch = watch.NewSet(watchFiles(b.srv))
+	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watch.Interval)
 	return b.srv, ds
 }
 

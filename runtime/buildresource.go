@@ -10,13 +10,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/runtime/watch"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/rule"
 	"github.com/mcpgen/mcpgen/templates"
@@ -191,18 +191,13 @@ func (b *builder) templateFile(f *load.File, path, name string, roots map[string
 	return t
 }
 
-// watchInterval is how often file-backed resources are checked for changes.
-const watchInterval = time.Second
-
-// newWatchSet watches the fixed files of s's resources.
-func newWatchSet(s *Server) *watchSet {
-	ws := &watchSet{dynamic: map[string]*watched{}}
+// watchFiles lists the fixed files of s's resources, to be watched.
+func watchFiles(s *Server) []watch.File {
+	var out []watch.File
 	for _, r := range s.resources {
 		if name, ok := constOf(r.file); ok && r.file != nil {
-			w := &watched{uri: r.def.URI, root: r.root, name: name}
-			w.last = w.stamp()
-			ws.fixed = append(ws.fixed, w)
+			out = append(out, watch.File{URI: r.def.URI, Root: r.root, Name: name})
 		}
 	}
-	return ws
+	return out
 }

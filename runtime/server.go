@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
+	"github.com/mcpgen/mcpgen/runtime/watch"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -48,7 +49,7 @@ type Server struct {
 	closers   []io.Closer
 	redact    *mask.Redactor
 	mask      *mask.Masker // credentials, hidden in results; nil for none
-	watch     *watchSet    // files watched for resource subscribers
+	watch     *watch.Set   // files watched for resource subscribers
 	http      *spec.HTTP   // the config's server.http section, if any
 	stdio     *spec.Stdio  // the config's server.stdio section, if any
 	auth      *auth.Guard  // authenticates HTTP requests; nil for none
