@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-
-	"github.com/mcpgen/mcpgen/handlers"
 )
 
 // MaxSize bounds the JSON arguments of one tool call.
@@ -28,15 +26,6 @@ type Args struct {
 	// can (check.go, scan.go); made on first use, like the compiled schema.
 	check     *argCheck
 	checkOnce sync.Once
-}
-
-// fill is what a call's arguments need after validation: a default for
-// an argument not passed, and a number kept a float even when it is whole.
-type fill struct {
-	name       string
-	def        any
-	hasDefault bool
-	number     bool
 }
 
 // NewArgs returns the checker of the arguments that s describes; bound
@@ -67,11 +56,12 @@ func fills(s *Schema) []fill {
 	return out
 }
 
-// Decode parses, validates and completes a call's arguments, in this
-// order: the one pass that decodes and checks them (scan.go) when it is
-// sure, else the general decoder and the full validator (validate.go),
-// which give the error; then the defaults and the number types the handler
-// expects. Every error wraps ErrInvalid.
+// Decode parses, validates and completes a call's arguments, going
+// forward through three steps: the one pass that decodes and checks them
+// (quick, scan.go) when it is sure; else the general decoder and the full
+// validator (general, validate.go), which give the error; then the
+// defaults and the number types the handler expects (complete, fill.go).
+// Every error wraps ErrInvalid.
 func (a *Args) Decode(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) > MaxSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrInvalid, MaxSize)
@@ -79,67 +69,13 @@ func (a *Args) Decode(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage(`{}`) // no arguments: checked as none
 	}
-	args, checked := a.quick(raw)
-	if !checked {
+	args, ok := a.quick(raw)
+	if !ok {
 		var err error
-		if args, err = decodeObject(raw); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+		if args, err = a.general(raw); err != nil {
+			return nil, err
 		}
-	}
-	for _, name := range a.bound {
-		if _, ok := args[name]; ok {
-			return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", ErrInvalid, name)
-		}
-	}
-	if !checked {
-		if err := a.schema.validateNumbers(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
-		}
-		handlers.Numbers(args)
 	}
 	a.complete(args)
 	return args, nil
-}
-
-// quick decodes and checks arguments in one pass, if the schema allows it:
-// ok means they are valid, and args are what the general way would have
-// made of them (numbers typed).
-func (a *Args) quick(raw []byte) (args map[string]any, ok bool) {
-	a.checkOnce.Do(func() { a.check = newArgCheck(a.schema.doc) })
-	if a.check == nil {
-		return nil, false
-	}
-	return a.check.decode(raw)
-}
-
-// complete adds the defaults of the arguments not passed and keeps the
-// numbers of type number floats.
-func (a *Args) complete(args map[string]any) {
-	for _, f := range a.fill {
-		if _, given := args[f.name]; !given && f.hasDefault {
-			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it
-		}
-		if i, ok := args[f.name].(int64); ok && f.number {
-			args[f.name] = float64(i)
-		}
-	}
-}
-
-// copyValue copies the lists and objects of a decoded JSON value.
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
 }

@@ -7,6 +7,19 @@ import (
 	"unicode/utf8"
 )
 
+// quick decodes and checks arguments in one pass, if the schema allows it:
+// ok means they are valid, and args are what the general way would have
+// made of them (numbers typed). It never holds a bound argument: those are
+// not properties of the schema, and a property the checker does not know
+// sends the call the general way.
+func (a *Args) quick(raw []byte) (args map[string]any, ok bool) {
+	a.checkOnce.Do(func() { a.check = newArgCheck(a.schema.doc) })
+	if a.check == nil {
+		return nil, false
+	}
+	return a.check.decode(raw)
+}
+
 // decode decodes and checks the JSON of a call's arguments in one pass. It
 // returns ok only when the arguments are certainly valid; the map then
 // holds what decodeNumbers, the validator and handlers.Numbers would have

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -19,6 +20,26 @@ import (
 // against the compiled schema, and say what is wrong.
 
 var printer = message.NewPrinter(language.English)
+
+// general decodes arguments with numbers as json.Number, refuses the
+// bound ones a client passed, validates the rest against the compiled
+// schema, and types the numbers as handlers expect them.
+func (a *Args) general(raw []byte) (map[string]any, error) {
+	args, err := decodeObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	for _, name := range a.bound {
+		if _, ok := args[name]; ok {
+			return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", ErrInvalid, name)
+		}
+	}
+	if err := a.schema.validateNumbers(args); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	handlers.Numbers(args)
+	return args, nil
+}
 
 // Validate checks v (decoded with DecodeJSON, or a handler's structured
 // result) against the schema. The error names every failing location and
