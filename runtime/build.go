@@ -26,6 +26,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
@@ -705,7 +706,7 @@ func argNames(t types.Type) []string {
 func newServer(logger *slog.Logger) *Server {
 	index := map[string]*tool{} // the same map until Select narrows toolIndex
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
-		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
+		backends: map[string]any{}, identity: newIdentity(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
 		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
 		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }

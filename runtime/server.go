@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
@@ -57,7 +58,7 @@ type Server struct {
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any      // opened shared backends, by name
-	logLevels  *logLevels          // what each session asked for
+	logLevels  *loglevel.Sessions  // what each session asked for
 	live       *Live               // reloads this server's config; nil for none
 	carry      map[string]*carried // shared backends by name, for a reload to take over
 	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
@@ -210,7 +211,7 @@ func (s *Server) implementation() *mcp.Implementation {
 
 // wrap puts the server's own middleware around next, the outermost last.
 func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
-	h := s.logLevels.middleware(next)
+	h := s.logLevels.Middleware(next)
 	if len(s.tools) > 0 {
 		h = s.toolsMiddleware(h)
 		h = s.operateMiddleware(h) // outside: a cached call reaches no tool
@@ -228,13 +229,13 @@ type notifier struct {
 	req      *mcp.CallToolRequest
 	logger   string
 	progress float64
-	levels   *logLevels
+	levels   *loglevel.Sessions
 	caps     *mcp.ClientCapabilities // what the client declared on the request (for a task, the one that created it)
 }
 
 // Enabled reports whether the client wants logs at level.
 func (n *notifier) Enabled(_ context.Context, level slog.Level) bool {
-	return n.levels != nil && n.levels.enabled(n.req, level)
+	return n.levels != nil && n.levels.Enabled(n.req, level)
 }
 
 var levels = map[slog.Level]mcp.LoggingLevel{

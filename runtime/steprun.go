@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -42,7 +43,7 @@ var errNoSession = errors.New("this step needs an MCP client session")
 type noSession struct{ handlers.Notifier }
 
 func (n noSession) logAt(ctx context.Context, level mcp.LoggingLevel, _ string, data any) {
-	l, ok := slogLevels[level]
+	l, ok := loglevel.Slog(level)
 	if !ok {
 		l = slog.LevelError
 	}
