@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mcpgen/mcpgen/runtime/expose"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -22,16 +23,16 @@ var tagPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 // expose checks the tags and toolsets of the files and warns when one
 // server, or one toolset, offers more tools than clients handle well.
 func (b *builder) expose(files []*load.File) {
-	x := &exposure{toolTags: map[string][]string{}, promptTags: map[string][]string{},
-		resourceTags: map[string][]string{}, toolsets: map[string]*spec.Toolset{}}
+	x := &expose.Exposure{ToolTags: map[string][]string{}, PromptTags: map[string][]string{},
+		ResourceTags: map[string][]string{}, Toolsets: map[string]*spec.Toolset{}}
 	b.srv.exposure = x
 	for _, f := range files {
 		c := f.Config
-		tagsOf(b, f, "tools", c.Tools, x.toolTags, func(t *spec.Tool) (string, []string) { return t.Name, t.Tags })
-		tagsOf(b, f, "prompts", c.Prompts, x.promptTags, func(p *spec.Prompt) (string, []string) { return p.Name, p.Tags })
-		tagsOf(b, f, "resources", c.Resources, x.resourceTags,
+		tagsOf(b, f, "tools", c.Tools, x.ToolTags, func(t *spec.Tool) (string, []string) { return t.Name, t.Tags })
+		tagsOf(b, f, "prompts", c.Prompts, x.PromptTags, func(p *spec.Prompt) (string, []string) { return p.Name, p.Tags })
+		tagsOf(b, f, "resources", c.Resources, x.ResourceTags,
 			func(r *spec.Resource) (string, []string) { return r.URI, r.Tags })
-		tagsOf(b, f, "resource_templates", c.ResourceTemplates, x.resourceTags,
+		tagsOf(b, f, "resource_templates", c.ResourceTemplates, x.ResourceTags,
 			func(r *spec.ResourceTemplate) (string, []string) { return r.URITemplate, r.Tags })
 	}
 	for _, f := range files {
@@ -60,13 +61,13 @@ func tagsOf[T any](b *builder, f *load.File, path string, list []*T, into map[st
 
 // toolsets checks the toolsets of f: every tool and tag they name exists,
 // and a toolset is defined once.
-func (b *builder) toolsets(f *load.File, x *exposure) {
+func (b *builder) toolsets(f *load.File, x *expose.Exposure) {
 	names := make([]string, 0, len(f.Config.Toolsets))
 	for name := range f.Config.Toolsets {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	tools, tags := x.names()
+	tools, tags := x.Names()
 	for _, name := range names {
 		ts, p := f.Config.Toolsets[name], "toolsets."+name
 		if !b.unique(f, "toolset", name, p) {
@@ -77,18 +78,18 @@ func (b *builder) toolsets(f *load.File, x *exposure) {
 			continue
 		}
 		for i, pat := range ts.Tools {
-			if msg, hint := matchTool(pat, tools); msg != "" {
+			if msg, hint := expose.MatchTool(pat, tools); msg != "" {
 				b.diag(f, load.Error, fmt.Sprintf("%s.tools[%d]", p, i), msg, hint)
 			}
 		}
 		for i, tag := range ts.Tags {
 			if !slices.Contains(tags, tag) {
 				b.diag(f, load.Error, fmt.Sprintf("%s.tags[%d]", p, i), fmt.Sprintf("no tool, resource or prompt has the tag %q", tag),
-					knownHint(tag, tags, "tags"))
+					expose.KnownHint(tag, tags, "tags"))
 			}
 		}
-		x.toolsets[name] = ts
-		if n := len(x.pick(ts.Tools, ts.Tags)); n > crowdedTools {
+		x.Toolsets[name] = ts
+		if n := len(x.Pick(ts.Tools, ts.Tags)); n > crowdedTools {
 			b.diag(f, load.Warning, p, fmt.Sprintf("toolset %q has %d tools", name, n), crowdHint(n))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/expose"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
@@ -42,7 +43,7 @@ type Server struct {
 	tools     []*tool
 	toolIndex map[string]*tool
 	allTools  map[string]*tool // every tool built, served or not (sampling offers them)
-	exposure  *exposure        // tags and toolsets, for Select
+	exposure  *expose.Exposure // tags and toolsets, for Select
 	prompts   []*prompt
 	resources []*resource
 	templates []*resource
