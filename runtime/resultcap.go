@@ -2,12 +2,10 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
-	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 )
 
 // limitResult holds the text of res to the tool's max_result, cutting it
@@ -15,75 +13,24 @@ import (
 // of a credential that the mask would have caught whole.
 func (s *Server) limitResult(ctx context.Context, t *tool, res *mcp.CallToolResult) *mcp.CallToolResult {
 	limit := t.maxResult
-	if limit <= 0 || res == nil || textSize(res.Content) <= limit {
+	if limit <= 0 || res == nil || spill.TextSize(res.Content) <= limit {
 		return res
 	}
 	if t.pages {
-		return s.spillResult(ctx, res, limit)
+		return s.spill.Spill(res, limit, callerSubject(ctx))
 	}
-	return capResult(res, limit)
+	return spill.Cap(res, limit)
 }
 
-// textSize counts the bytes of the text blocks of cs.
-func textSize(cs []mcp.Content) int {
-	total := 0
-	for _, c := range cs {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			total += len(tc.Text)
-		}
+// callerSubject is the subject of the authenticated caller, "" for none.
+func callerSubject(ctx context.Context) string {
+	if c := auth.CallerFrom(ctx); c != nil {
+		return c.Subject
 	}
-	return total
+	return ""
 }
 
-// capResult cuts the text of res to limit bytes, with a note saying so.
-func capResult(res *mcp.CallToolResult, limit int) *mcp.CallToolResult {
-	total, budget := textSize(res.Content), limit
-	var kept []mcp.Content
-	for _, c := range res.Content {
-		tc, ok := c.(*mcp.TextContent)
-		if !ok {
-			kept = append(kept, c)
-			continue
-		}
-		if budget <= 0 {
-			continue
-		}
-		text := tc.Text
-		if len(text) > budget {
-			text = cutText(text, budget)
-		}
-		budget -= len(text)
-		kept = append(kept, &mcp.TextContent{Text: text, Annotations: tc.Annotations, Meta: tc.Meta})
-	}
-	kept = append(kept, &mcp.TextContent{Text: fmt.Sprintf(
-		"[result cut: %d of %d bytes shown. Call again asking for less (a narrower query, a smaller limit, one page) to see the rest.]",
-		limit-budget, total)})
-	out := *res
-	out.Content = kept
-	out.StructuredContent = dropLarge(out.StructuredContent, limit)
-	return &out
-}
-
-// dropLarge returns x, or nil when its JSON is longer than limit.
-func dropLarge(x any, limit int) any {
-	if x == nil {
-		return nil
-	}
-	if data, err := json.Marshal(x); err != nil || len(data) > limit {
-		return nil
-	}
-	return x
-}
-
-// cutText returns the start of s, at most n bytes, ending at a line end
-// when one is in the last quarter, and never inside a character.
-func cutText(s string, n int) string {
-	s = s[:n]
-	for len(s) > 0 && !utf8.ValidString(s[len(s)-min(len(s), utf8.UTFMax):]) {
-		s = s[:len(s)-1]
-	}
-	if i := strings.LastIndexByte(s, '\n'); i >= n*3/4 {
-		s = s[:i+1]
-	}
-	return s
+// readSpill answers resources/read of a kept result's page.
+func (s *Server) readSpill(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return s.spill.Read(req.Params.URI, callerSubject(ctx))
 }

@@ -1,5 +1,6 @@
-// Package spill keeps the pages of tool results too long for one answer
-// (`overflow: pages`) for a while, for resources/read of their links.
+// Package spill deals with tool results over their max_result: cut to the
+// cap with a note (cap.go), or, for a tool with `overflow: pages`, cut into
+// pages kept for a while for resources/read of their links (spill.go).
 //
 // A tool with `overflow: pages` does not lose what is over its
 // max_result: the whole text is kept for a while, the result holds its
@@ -13,8 +14,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
 // Template is the URI template of kept results' pages.
@@ -94,4 +99,48 @@ func URI(id string, n int) string { return fmt.Sprintf("mcpgen://results/%s/%d",
 // NewStore returns an empty store.
 func NewStore() *Store {
 	return &Store{entries: map[string]*entry{}, now: time.Now}
+}
+
+// Spill keeps the text of res, over limit, for caller, and returns its
+// first page with a link to the next.
+func (st *Store) Spill(res *mcp.CallToolResult, limit int, caller string) *mcp.CallToolResult {
+	var text []string
+	var other []mcp.Content
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text = append(text, tc.Text)
+		} else {
+			other = append(other, c)
+		}
+	}
+	whole := strings.Join(text, "\n")
+	pages := paginate(whole, limit)
+	id := st.Keep(pages, caller)
+	out := *res
+	out.Content = append(other, &mcp.TextContent{Text: pages[0]},
+		&mcp.TextContent{Text: fmt.Sprintf("[result cut: %d bytes in %d pages; this is page 1. Read the next with resources/read of %s; each page ends with the link to the one after. Pages are kept for %v.]",
+			len(whole), len(pages), URI(id, 2), TTL)},
+		&mcp.ResourceLink{URI: URI(id, 2), Name: fmt.Sprintf("result page 2 of %d", len(pages)), MIMEType: "text/plain"})
+	out.StructuredContent = dropLarge(out.StructuredContent, limit)
+	return &out
+}
+
+// Read answers resources/read of a kept result's page, for caller.
+func (st *Store) Read(uri, caller string) (*mcp.ReadResourceResult, error) {
+	rest, ok := strings.CutPrefix(uri, "mcpgen://results/")
+	id, num, ok2 := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(num)
+	if !ok || !ok2 || err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	text, total, found := st.Page(id, n, caller)
+	if !found {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if n < total {
+		text += fmt.Sprintf("\n[page %d of %d; next: %s]", n, total, URI(id, n+1))
+	} else {
+		text += fmt.Sprintf("\n[page %d of %d, the last]", n, total)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: text}}}, nil
 }
