@@ -8,6 +8,13 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/input"
 )
 
+// authName is the name expressions read the authenticated caller by.
+const authName = "auth"
+
+// errNoCaller refuses a call of a tool that acts for its caller when nobody
+// authenticated: over stdio, or over HTTP without auth.
+const errNoCaller = "this tool acts for the authenticated caller, and the request has none; call it over HTTP with authentication"
+
 // boundArg is an argument the server sets from the caller (`from:`); the
 // model never sees it and a client cannot pass it.
 type boundArg struct {

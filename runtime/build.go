@@ -24,6 +24,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/cache"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
@@ -86,11 +87,11 @@ type builder struct {
 	redact   *mask.Redactor
 	schemas  *input.Compiler
 	tmpls    *templates.Set
-	identity *identity  // what callers authenticate with; shared with the server
-	appRefs  []appRef   // tools' references to their apps, checked at the end
-	offers   []offer    // tools offered to the client's model, checked at the end
-	usesAuth bool       // the tool being built reads `auth`
-	argsType types.Type // type of `args` of the tool being built, for its steps' handlers
+	identity *identity.Identity // what callers authenticate with; shared with the server
+	appRefs  []appRef           // tools' references to their apps, checked at the end
+	offers   []offer            // tools offered to the client's model, checked at the end
+	usesAuth bool               // the tool being built reads `auth`
+	argsType types.Type         // type of `args` of the tool being built, for its steps' handlers
 	// cacheBytes bounds the in-memory result cache (server.cache.max_bytes)
 	cacheBytes int64
 	// statelessAsks: a stateless server has steps that ask the client
@@ -706,7 +707,7 @@ func argNames(t types.Type) []string {
 func newServer(logger *slog.Logger) *Server {
 	index := map[string]*tool{} // the same map until Select narrows toolIndex
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
-		backends: map[string]any{}, identity: newIdentity(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
+		backends: map[string]any{}, identity: identity.New(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
 		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
 		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }

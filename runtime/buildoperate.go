@@ -52,7 +52,7 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *
 			"set annotations.read_only: true if the tool only reads")
 		return nil
 	}
-	perCaller := b.identity.configured
+	perCaller := b.identity.Configured
 	if c.PerCaller != nil {
 		perCaller = *c.PerCaller
 	}

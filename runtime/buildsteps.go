@@ -248,7 +248,7 @@ func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *step
 		b.diag(f, load.Error, path+".until", "a step that waits needs a name", "set as, so that until can read steps.AS.id")
 		return s
 	}
-	extra := types.Map{authName: b.identity.typ}
+	extra := types.Map{authName: b.identity.Type}
 	maps.Copy(extra, stepsType(append(roots["steps"], e.As)))
 	s.until = b.buildHandler(f, path+".until", e.Until, b.argsType, nil, extra)
 	return s
@@ -257,7 +257,7 @@ func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *step
 // stepVars is the expression environment of a step: `args`, `auth` and
 // the results of the steps named in roots.
 func (b *builder) stepVars(roots map[string][]string) types.Map {
-	env := types.Map{"args": b.argsType, authName: b.identity.typ}
+	env := types.Map{"args": b.argsType, authName: b.identity.Type}
 	if b.argsType == nil {
 		env["args"] = types.Map{}
 	}
@@ -276,7 +276,7 @@ func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots ma
 		b.errorf(f, path, "call steps are for tools")
 		return nil
 	}
-	extra := types.Map{authName: b.identity.typ}
+	extra := types.Map{authName: b.identity.Type}
 	maps.Copy(extra, stepsType(roots["steps"]))
 	if c.ForEach != nil {
 		s.each = b.compile(f, path+".for_each", c.ForEach.Node, b.stepVars(roots))

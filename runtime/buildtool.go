@@ -137,7 +137,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	switch {
 	case t.Handler != nil:
-		extra := types.Map{authName: b.identity.typ}
+		extra := types.Map{authName: b.identity.Type}
 		maps.Copy(extra, stepsType(roots["steps"]))
 		if hd != nil {
 			hd.env.args, hd.env.annotations, hd.env.extra = argsType, t.Annotations, extra

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/expose"
+	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
@@ -64,7 +65,7 @@ type Server struct {
 	carry      map[string]*carried // shared backends by name, for a reload to take over
 	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
 	toolsPage  int                 // tools per tools/list page; 0 for toolsPageSize (tests)
-	identity   *identity           // who callers are, as expressions see them
+	identity   *identity.Identity  // who callers are, as expressions see them
 	limits     limits              // rate limits of tool calls
 	obs        *observe.Observer
 	ops        operate // result cache and concurrency limits

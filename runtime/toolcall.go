@@ -87,7 +87,7 @@ func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (arg
 		return nil, nil, err
 	}
 	if t.needsCaller { // the caller as expressions see it costs a copy of its claims
-		if who = s.identity.callerVars(ctx); who == nil {
+		if who = s.identity.CallerVars(ctx); who == nil {
 			return nil, nil, errors.New(errNoCaller)
 		}
 	}
