@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
@@ -14,17 +15,17 @@ import (
 )
 
 // blocks compiles content blocks; roots are the names templates may use.
-func (b *builder) blocks(f *load.File, path string, cs []*spec.Content, roots map[string][]string) []*block {
+func (b *builder) blocks(f *load.File, path string, cs []*spec.Content, roots map[string][]string) []*content.Block {
 	return entries(b, f, path, "", cs, // an empty block is reported when the file loads
-		func(_ int, p string, c *spec.Content) *block { return b.block(f, p, c, roots) })
+		func(_ int, p string, c *spec.Content) *content.Block { return b.block(f, p, c, roots) })
 }
 
 // block compiles one content block; the loader has checked that it has
 // exactly one kind.
-func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[string][]string) *block {
+func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[string][]string) *content.Block {
 	switch {
 	case c.Text != nil:
-		return &block{kind: "text", text: b.template(f, path+".text", *c.Text, roots)}
+		return &content.Block{Kind: "text", Text: b.template(f, path+".text", *c.Text, roots)}
 	case c.Image != nil:
 		return b.binary(f, path+".image", "image", c.Image)
 	case c.Audio != nil:
@@ -33,15 +34,15 @@ func (b *builder) block(f *load.File, path string, c *spec.Content, roots map[st
 		return b.embedded(f, path+".resource", c.Resource, roots)
 	case c.ResourceLink != nil:
 		l := c.ResourceLink
-		return &block{kind: "resource_link", uri: b.template(f, path+".resource_link.uri", l.URI, roots),
-			name: b.template(f, path+".resource_link.name", l.Name, roots), desc: l.Description, mimeType: l.MimeType}
+		return &content.Block{Kind: "resource_link", URI: b.template(f, path+".resource_link.uri", l.URI, roots),
+			Name: b.template(f, path+".resource_link.name", l.Name, roots), Desc: l.Description, MIMEType: l.MimeType}
 	}
 	return nil
 }
 
 // binary reads inline base64 or a file into an image or audio block.
-func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *block {
-	blk := &block{kind: kind, mimeType: bin.MimeType}
+func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *content.Block {
+	blk := &content.Block{Kind: kind, MIMEType: bin.MimeType}
 	switch {
 	case bin.Data != "" && bin.File != "":
 		return nil // reported when the file loaded
@@ -55,31 +56,31 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *blo
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 			return nil
 		}
-		blk.data = data
-		if blk.mimeType == "" {
-			blk.mimeType = mime.TypeByExtension(filepath.Ext(bin.File))
+		blk.Data = data
+		if blk.MIMEType == "" {
+			blk.MIMEType = mime.TypeByExtension(filepath.Ext(bin.File))
 		}
 	case bin.Data != "":
 		data, ok := b.decodeBase64(f, path+".data", bin.Data)
 		if !ok {
 			return nil
 		}
-		blk.data = data
+		blk.Data = data
 	default:
 		return nil // reported when the file loaded
 	}
-	if blk.mimeType == "" {
+	if blk.MIMEType == "" {
 		b.errorf(f, path+".mime_type", "missing mime_type")
-	} else if !strings.HasPrefix(blk.mimeType, kind+"/") {
-		b.diag(f, load.Warning, path+".mime_type", fmt.Sprintf("%s content with MIME type %q", kind, blk.mimeType), "")
+	} else if !strings.HasPrefix(blk.MIMEType, kind+"/") {
+		b.diag(f, load.Warning, path+".mime_type", fmt.Sprintf("%s content with MIME type %q", kind, blk.MIMEType), "")
 	}
 	return blk
 }
 
-func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots map[string][]string) *block {
+func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots map[string][]string) *content.Block {
 	c := b.contents(f, path, e.Text, e.Blob, e.MimeType, roots)
-	blk := &block{kind: "resource", mimeType: c.mimeType, text: c.text, data: c.blob,
-		uri: b.template(f, path+".uri", e.URI, roots)}
+	blk := &content.Block{Kind: "resource", MIMEType: c.mimeType, Text: c.text, Data: c.blob,
+		URI: b.template(f, path+".uri", e.URI, roots)}
 	var file string
 	if e.File != "" {
 		file = b.path(f, e.File)
@@ -90,11 +91,11 @@ func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots ma
 			b.errorf(f, path+".file", "%s", load.ReadError(err))
 		}
 		var isText bool
-		blk.mimeType, isText = fileType(blk.mimeType, e.File, data)
+		blk.MIMEType, isText = content.FileType(blk.MIMEType, e.File, data)
 		if isText {
-			blk.text = templates.Literal(string(data))
+			blk.Text = templates.Literal(string(data))
 		} else {
-			blk.data = data
+			blk.Data = data
 		}
 	}
 	return blk

@@ -13,6 +13,7 @@ import (
 
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
@@ -149,7 +150,7 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 	if src.TemplateFile != "" {
 		res.text = b.templateFile(f, path+".template_file", src.TemplateFile, roots)
 		if res.mimeType == "" {
-			res.mimeType, _ = fileType("", src.TemplateFile, nil)
+			res.mimeType, _ = content.FileType("", src.TemplateFile, nil)
 		}
 	}
 	if src.Handler != nil {

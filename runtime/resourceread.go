@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
@@ -113,7 +114,7 @@ func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceCo
 		return fmt.Errorf("cannot read %q: outside the resource root or unreadable", name)
 	}
 	var isText bool
-	rc.MIMEType, isText = fileType(rc.MIMEType, name, body)
+	rc.MIMEType, isText = content.FileType(rc.MIMEType, name, body)
 	if isText {
 		rc.Text = string(body)
 	} else {

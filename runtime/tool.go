@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/spec"
@@ -14,7 +15,7 @@ type tool struct {
 	out     *input.Schema // nil: no output schema
 	handler handlers.Handler
 	backend string // what MaxCallsPerBackend counts against: the backend's name, or the kind
-	content []*block
+	content []*content.Block
 	steps   []*step
 	isError bool
 	bound   []boundArg

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
@@ -153,7 +154,7 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	}
 	out := &mcp.CallToolResult{IsError: t.isError}
 	if res != nil {
-		out.Content, out.IsError = mcpContent(res.Content), res.IsError
+		out.Content, out.IsError = content.FromHandlers(res.Content), res.IsError
 		if res.Structured == nil && !res.IsError && t.out != nil {
 			return errorResult("the tool declares an output schema but its result has no structured content")
 		}
@@ -168,7 +169,7 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	}
 	// a handler's error result stands as it is: content renders results
 	if len(t.content) > 0 && (res == nil || !res.IsError) {
-		if out.Content, err = s.render(t.content, data); err != nil {
+		if out.Content, err = content.Render(t.content, data); err != nil {
 			return errorResult(s.redact.Apply(err.Error()))
 		}
 	}

@@ -1,4 +1,7 @@
-package runtime
+// Package content turns content into the protocol's blocks: the compiled
+// content blocks of tools and prompts (rendered per call with their
+// templates), a handler's own content, and the type of a file's contents.
+package content
 
 import (
 	"mime"
@@ -11,23 +14,24 @@ import (
 	"github.com/mcpgen/mcpgen/templates"
 )
 
-// block is one compiled content block.
-type block struct {
-	kind     string // text, image, audio, resource, resource_link
-	text     *templates.Template
-	data     []byte // image, audio or resource blob
-	mimeType string
-	uri      *templates.Template
-	name     *templates.Template
-	desc     string
+// Block is one compiled content block. The build makes it; nothing
+// changes it afterwards.
+type Block struct {
+	Kind     string // text, image, audio, resource, resource_link
+	Text     *templates.Template
+	Data     []byte // image, audio or resource blob
+	MIMEType string
+	URI      *templates.Template
+	Name     *templates.Template
+	Desc     string
 }
 
-// fileType returns the MIME type of a file's contents, and whether they are
+// FileType returns the MIME type of a file's contents, and whether they are
 // sent as text rather than as a blob, the same way for a resource read from
 // a file and for a file embedded in content. The type is mimeType when
 // given, else the one its name's extension says; contents of unknown type
 // are text/plain when they are UTF-8, application/octet-stream otherwise.
-func fileType(mimeType, name string, data []byte) (string, bool) {
+func FileType(mimeType, name string, data []byte) (string, bool) {
 	if mimeType == "" {
 		mimeType = mime.TypeByExtension(filepath.Ext(name))
 	}
@@ -41,17 +45,18 @@ func fileType(mimeType, name string, data []byte) (string, bool) {
 	}
 }
 
+// isText reports whether contents of a MIME type are sent as text.
 func isText(mimeType string) bool {
 	mt, _, _ := mime.ParseMediaType(mimeType)
 	return strings.HasPrefix(mt, "text/") || mt == "application/json" || strings.HasSuffix(mt, "+json") ||
 		mt == "application/yaml" || mt == "application/xml" || strings.HasSuffix(mt, "+xml")
 }
 
-// render renders blocks with data.
-func (s *Server) render(blocks []*block, data map[string]any) ([]mcp.Content, error) {
+// Render renders blocks with data.
+func Render(blocks []*Block, data map[string]any) ([]mcp.Content, error) {
 	out := make([]mcp.Content, 0, len(blocks))
 	for _, blk := range blocks {
-		c, err := blk.render(data)
+		c, err := blk.Render(data)
 		if err != nil {
 			return nil, err
 		}
@@ -60,48 +65,49 @@ func (s *Server) render(blocks []*block, data map[string]any) ([]mcp.Content, er
 	return out, nil
 }
 
-func (blk *block) render(data map[string]any) (mcp.Content, error) {
+// Render renders one block with data.
+func (blk *Block) Render(data map[string]any) (mcp.Content, error) {
 	exec := func(t *templates.Template) (string, error) {
 		if t == nil {
 			return "", nil
 		}
 		return t.Execute(data)
 	}
-	switch blk.kind {
+	switch blk.Kind {
 	case "text":
-		text, err := exec(blk.text)
+		text, err := exec(blk.Text)
 		return &mcp.TextContent{Text: text}, err
 	case "image":
-		return &mcp.ImageContent{Data: blk.data, MIMEType: blk.mimeType}, nil
+		return &mcp.ImageContent{Data: blk.Data, MIMEType: blk.MIMEType}, nil
 	case "audio":
-		return &mcp.AudioContent{Data: blk.data, MIMEType: blk.mimeType}, nil
+		return &mcp.AudioContent{Data: blk.Data, MIMEType: blk.MIMEType}, nil
 	case "resource_link":
-		uri, err := exec(blk.uri)
+		uri, err := exec(blk.URI)
 		if err != nil {
 			return nil, err
 		}
-		name, err := exec(blk.name)
-		return &mcp.ResourceLink{URI: uri, Name: name, Description: blk.desc, MIMEType: blk.mimeType}, err
+		name, err := exec(blk.Name)
+		return &mcp.ResourceLink{URI: uri, Name: name, Description: blk.Desc, MIMEType: blk.MIMEType}, err
 	}
-	uri, err := exec(blk.uri)
+	uri, err := exec(blk.URI)
 	if err != nil {
 		return nil, err
 	}
-	rc := &mcp.ResourceContents{URI: uri, MIMEType: blk.mimeType}
-	if blk.text != nil {
-		if rc.Text, err = exec(blk.text); err != nil {
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: blk.MIMEType}
+	if blk.Text != nil {
+		if rc.Text, err = exec(blk.Text); err != nil {
 			return nil, err
 		}
 	} else {
-		rc.Blob = blk.data
+		rc.Blob = blk.Data
 	}
 	return &mcp.EmbeddedResource{Resource: rc}, nil
 }
 
-// mcpContent is the one place where a handler's content blocks become the
+// FromHandlers is the one place where a handler's content blocks become the
 // protocol's. A result of one text block, the usual one, is allocated
 // together with its list.
-func mcpContent(cs []handlers.Content) []mcp.Content {
+func FromHandlers(cs []handlers.Content) []mcp.Content {
 	switch {
 	case len(cs) == 0:
 		return nil
