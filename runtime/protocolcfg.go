@@ -3,6 +3,7 @@ package runtime
 import (
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/cachehint"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -13,17 +14,17 @@ func (s *Server) finishProtocol() {
 	if s.states == nil {
 		s.states = reqstate.NewSigner(nil, 0)
 	}
-	def := hintOf(s.cacheCfg, publicNow)
+	def := cachehint.Of(s.cacheCfg, cachehint.Public)
 	authed := s.auth != nil
-	s.cache = listHints{server: def,
-		tools:     listHint(def, s.tools, func(t *tool) (*spec.CacheHint, []string) { return t.cacheCfg, t.scopes }, authed),
-		prompts:   listHint(def, s.prompts, func(p *prompt) (*spec.CacheHint, []string) { return p.cacheCfg, p.scopes }, authed),
-		resources: listHint(def, s.resources, func(r *resource) (*spec.CacheHint, []string) { return r.cacheCfg, r.scopes }, authed),
-		templates: listHint(def, s.templates, func(r *resource) (*spec.CacheHint, []string) { return r.cacheCfg, r.scopes }, authed)}
+	s.cache = cachehint.Lists{Server: def,
+		Tools:     cachehint.List(def, s.tools, func(t *tool) (*spec.CacheHint, []string) { return t.cacheCfg, t.scopes }, authed),
+		Prompts:   cachehint.List(def, s.prompts, func(p *prompt) (*spec.CacheHint, []string) { return p.cacheCfg, p.scopes }, authed),
+		Resources: cachehint.List(def, s.resources, func(r *resource) (*spec.CacheHint, []string) { return r.cacheCfg, r.scopes }, authed),
+		Templates: cachehint.List(def, s.templates, func(r *resource) (*spec.CacheHint, []string) { return r.cacheCfg, r.scopes }, authed)}
 	for _, r := range append(slices.Clip(s.resources), s.templates...) {
-		r.cache = hintOf(r.cacheCfg, def)
+		r.cache = cachehint.Of(r.cacheCfg, def)
 		if authed && len(r.scopes) > 0 {
-			r.cache.scope = "private"
+			r.cache.Scope = "private"
 		}
 	}
 }

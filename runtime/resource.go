@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/cachehint"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
@@ -22,8 +23,8 @@ type resource struct {
 	completers map[string]handlers.Handler
 	scopes     []string // a caller needs them all, over authenticated HTTP
 	cacheCfg   *spec.CacheHint
-	cache      cacheHint // of reads
-	meta       mcp.Meta  // _meta of every read: an app's settings
+	cache      cachehint.Hint // of reads
+	meta       mcp.Meta       // _meta of every read: an app's settings
 	contents
 	file    *templates.Template // path inside root
 	root    string

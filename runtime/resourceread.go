@@ -62,7 +62,7 @@ func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceR
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
 	}
 	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
-	res.cache.apply(&out.Cacheable)
+	res.cache.Apply(&out.Cacheable)
 	if len(res.steps) > 0 { // the answers of this caller: never cached (caching.mdx)
 		out.Cacheable = mcp.Cacheable{TTLMs: 0, CacheScope: "private"}
 	}

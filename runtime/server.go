@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/cachehint"
 	"github.com/mcpgen/mcpgen/runtime/expose"
 	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
@@ -71,7 +72,7 @@ type Server struct {
 	ops        operate // result cache and concurrency limits
 	probes     []observe.Probe
 	cacheCfg   *spec.CacheHint // the config's server.cache_hint
-	cache      listHints
+	cache      cachehint.Lists
 	states     *reqstate.Signer          // signs the state of input requests (2026-07-28)
 	extensions map[string]map[string]any // advertised, by id (extensions.go)
 	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
