@@ -158,10 +158,10 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 		b.srv.Close()
 		return nil, ds
 	}
-	b.srv.obs.Metrics.Known(b.srv.metricNames())
+	b.srv.obs.Metrics.Known(b.metricNames())
 	b.srv.finishProtocol()
 	b.shareState()
-	b.srv.startTasks(b.opts.TaskStore)
+	b.startTasks(b.opts.TaskStore)
 	b.srv.watch = watch.NewSet(watchFiles(b.srv))
 	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watch.Interval)
 	return b.srv, ds

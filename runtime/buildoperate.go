@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -169,4 +171,22 @@ func parseRate(s string) (n, perSec float64, ok bool) {
 		return 0, 0, false
 	}
 	return n, n / per, true
+}
+
+// metricNames returns the names of the built server that metrics may use as label values: the
+// tools, and the backends tools report to (a named backend, or the kind of
+// a handler without one).
+func (b *builder) metricNames() (tools, backends []string) {
+	s := b.srv
+	seen := map[string]bool{}
+	for _, t := range s.tools {
+		tools = append(tools, t.def.Name)
+		if t.backend != "" {
+			seen[t.backend] = true
+		}
+	}
+	for name := range s.backends {
+		seen[name] = true
+	}
+	return tools, slices.Sorted(maps.Keys(seen))
 }

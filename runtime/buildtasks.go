@@ -6,6 +6,8 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
@@ -56,4 +58,18 @@ func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*st
 	b.diag(f, load.Error, path+".task_after", fmt.Sprintf("no step of this tool is named %q", t.TaskAfter),
 		suggest.DidYouMean(t.TaskAfter, names))
 	return -1
+}
+
+// startTasks creates the task manager when a tool runs as a task.
+func (b *builder) startTasks(store task.Store) {
+	s := b.srv
+	for _, t := range s.tools {
+		if t.task != "" {
+			s.taskOpts.Store = store
+			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
+			s.tasks = task.NewManager(s.taskOpts)
+			s.closers = append(s.closers, s.tasks)
+			return
+		}
+	}
 }

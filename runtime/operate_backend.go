@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"maps"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/observe"
@@ -28,23 +27,6 @@ func (s *Server) Probes() []observe.Probe {
 		}
 	}
 	return out
-}
-
-// metricNames returns the names that metrics may use as label values: the
-// tools, and the backends tools report to (a named backend, or the kind of
-// a handler without one).
-func (s *Server) metricNames() (tools, backends []string) {
-	seen := map[string]bool{}
-	for _, t := range s.tools {
-		tools = append(tools, t.def.Name)
-		if t.backend != "" {
-			seen[t.backend] = true
-		}
-	}
-	for name := range s.backends {
-		seen[name] = true
-	}
-	return tools, slices.Sorted(maps.Keys(seen))
 }
 
 // Observer returns what the server reports metrics and traces to.

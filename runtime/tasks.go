@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
@@ -27,19 +26,6 @@ const (
 	taskOptional = "optional"
 	taskRequired = "required"
 )
-
-// startTasks creates the task manager when a tool runs as a task.
-func (s *Server) startTasks(store task.Store) {
-	for _, t := range s.tools {
-		if t.task != "" {
-			s.taskOpts.Store = store
-			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
-			s.tasks = task.NewManager(s.taskOpts)
-			s.closers = append(s.closers, s.tasks)
-			return
-		}
-	}
-}
 
 // callAsTask answers a tools/call that runs as a task, or refuses one that
 // cannot; ok is false for a call to run as usual.
