@@ -26,6 +26,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/input"
+	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/mask"
@@ -124,11 +125,11 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
-		b.srv.limits.store = opts.RateLimiter
+		b.srv.limits.Rates = opts.RateLimiter
 	}
-	b.srv.ops.cache = opts.Cache
+	b.srv.limits.Results = opts.Cache
 	if opts.Slots != nil {
-		b.srv.ops.slots = opts.Slots
+		b.srv.limits.Slots = opts.Slots
 	}
 	if opts.Observer != nil {
 		b.srv.obs = opts.Observer
@@ -246,7 +247,7 @@ func (b *builder) server(f *load.File) {
 	b.serverMaxResult = s.MaxResult
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
-		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
+		b.srv.limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
 	b.srv.stdio = s.Stdio
 	b.cacheConfig(f, s.Cache)
@@ -708,6 +709,5 @@ func newServer(logger *slog.Logger) *Server {
 	index := map[string]*tool{} // the same map until Select narrows toolIndex
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
 		backends: map[string]any{}, identity: identity.New(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
-		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
-		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
+		limits: limits.NewSet(), obs: &observe.Observer{}}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/cache"
+	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
@@ -23,7 +24,7 @@ import (
 // DefaultCacheBytes bounds the result cache when server.cache says nothing.
 const DefaultCacheBytes = 64 << 20
 
-func (b *builder) concurrency(f *load.File, path string, c *spec.Concurrency) *slotLimit {
+func (b *builder) concurrency(f *load.File, path string, c *spec.Concurrency) *limits.Slots {
 	if c == nil {
 		return nil
 	}
@@ -35,12 +36,12 @@ func (b *builder) concurrency(f *load.File, path string, c *spec.Concurrency) *s
 		b.errorf(f, path+".wait", "wait must not be negative")
 		return nil
 	}
-	return &slotLimit{max: c.Max, wait: time.Duration(c.Wait)}
+	return &limits.Slots{Max: c.Max, Wait: time.Duration(c.Wait)}
 }
 
 // toolCache checks a tool's `cache`, once the tool is built: it must be
 // read-only, and per caller when its result depends on the caller.
-func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *toolCache {
+func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *limits.Cache {
 	c := t.Cache
 	if c == nil {
 		return nil
@@ -63,10 +64,10 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *
 			"remove per_caller: false")
 		return nil
 	}
-	if b.srv.ops.cache == nil {
-		b.srv.ops.cache = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
+	if b.srv.limits.Results == nil {
+		b.srv.limits.Results = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
 	}
-	return &toolCache{ttl: time.Duration(c.TTL), perCaller: perCaller || tl.needsCaller}
+	return &limits.Cache{TTL: time.Duration(c.TTL), PerCaller: perCaller || tl.needsCaller}
 }
 
 // cacheConfig sizes the result cache from server.cache.
@@ -91,7 +92,7 @@ const (
 // concurrency limit and its readiness probe.
 func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, value any) {
 	if l := b.concurrency(f, path+".concurrency", h.Concurrency); l != nil {
-		b.srv.ops.backends[name] = l
+		b.srv.limits.Backends[name] = l
 	}
 	r := h.Readiness
 	if r == nil {
@@ -119,7 +120,7 @@ func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, v
 }
 
 // toolLimit returns the rate limit of tool t: its own, else the server's.
-func (b *builder) toolLimit(f *load.File, path string, t *spec.Tool) *toolLimit {
+func (b *builder) toolLimit(f *load.File, path string, t *spec.Tool) *limits.Rates {
 	if t.RateLimit != nil {
 		return b.rateLimit(f, path+".rate_limit", t.RateLimit)
 	}
@@ -127,7 +128,7 @@ func (b *builder) toolLimit(f *load.File, path string, t *spec.Tool) *toolLimit 
 }
 
 // rateLimit checks a rate_limit section.
-func (b *builder) rateLimit(f *load.File, path string, rl *spec.RateLimit) *toolLimit {
+func (b *builder) rateLimit(f *load.File, path string, rl *spec.RateLimit) *limits.Rates {
 	if rl.Burst < 0 {
 		b.errorf(f, path+".burst", "burst must be at least 1, got %d", rl.Burst)
 		return nil
@@ -136,9 +137,9 @@ func (b *builder) rateLimit(f *load.File, path string, rl *spec.RateLimit) *tool
 		b.diag(f, load.Error, path, "a rate limit needs per_caller, global or both", "e.g. per_caller: 10/s")
 		return nil
 	}
-	l := &toolLimit{perCaller: b.rateRule(f, path+".per_caller", rl.PerCaller, rl.Burst),
-		global: b.rateRule(f, path+".global", rl.Global, 0)}
-	if l.perCaller == nil && l.global == nil {
+	l := &limits.Rates{PerCaller: b.rateRule(f, path+".per_caller", rl.PerCaller, rl.Burst),
+		Global: b.rateRule(f, path+".global", rl.Global, 0)}
+	if l.PerCaller == nil && l.Global == nil {
 		return nil
 	}
 	return l
@@ -146,7 +147,7 @@ func (b *builder) rateLimit(f *load.File, path string, rl *spec.RateLimit) *tool
 
 // rateRule reads one rate (nil when not given or wrong); burst 0 takes
 // the number in the rate.
-func (b *builder) rateRule(f *load.File, path string, r spec.Rate, burst int) *rateRule {
+func (b *builder) rateRule(f *load.File, path string, r spec.Rate, burst int) *limits.Rate {
 	if r == "" {
 		return nil
 	}
@@ -159,7 +160,7 @@ func (b *builder) rateRule(f *load.File, path string, r spec.Rate, burst int) *r
 	if burst == 0 {
 		burst = max(1, int(math.Ceil(n)))
 	}
-	return &rateRule{limit: ratelimit.Limit{Rate: perSec, Burst: burst}, text: string(r)}
+	return &limits.Rate{Limit: ratelimit.Limit{Rate: perSec, Burst: burst}, Text: string(r)}
 }
 
 // parseRate reads N/s, N/m or N/h: it returns N and the events per second.
@@ -173,9 +174,9 @@ func parseRate(s string) (n, perSec float64, ok bool) {
 	return n, n / per, true
 }
 
-// metricNames returns the names of the built server that metrics may use as label values: the
-// tools, and the backends tools report to (a named backend, or the kind of
-// a handler without one).
+// metricNames returns the names that metrics of the built server may use
+// as label values: the tools, and the backends tools report to (a named
+// backend, or the kind of a handler without one).
 func (b *builder) metricNames() (tools, backends []string) {
 	s := b.srv
 	seen := map[string]bool{}

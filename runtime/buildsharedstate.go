@@ -54,10 +54,10 @@ func (b *builder) shareState() {
 	s.shared = st
 	s.closers = append(s.closers, st)
 	if b.opts.RateLimiter == nil {
-		s.limits.store = st.Limiter(s.limits.store)
+		s.limits.Rates = st.Limiter(s.limits.Rates)
 	}
-	if b.opts.Cache == nil && s.ops.cache != nil {
-		s.ops.cache = st.Cache(s.ops.cache)
+	if b.opts.Cache == nil && s.limits.Results != nil {
+		s.limits.Results = st.Cache(s.limits.Results)
 	}
 	if b.opts.TaskStore == nil {
 		b.opts.TaskStore = st.Tasks(nil)

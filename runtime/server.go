@@ -17,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
@@ -67,9 +68,8 @@ type Server struct {
 	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
 	toolsPage  int                 // tools per tools/list page; 0 for toolsPageSize (tests)
 	identity   *identity.Identity  // who callers are, as expressions see them
-	limits     limits              // rate limits of tool calls
+	limits     *limits.Set         // rate and concurrency limits, result cache
 	obs        *observe.Observer
-	ops        operate // result cache and concurrency limits
 	probes     []observe.Probe
 	cacheCfg   *spec.CacheHint // the config's server.cache_hint
 	cache      cachehint.Lists

@@ -5,6 +5,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -22,10 +23,10 @@ type tool struct {
 	// needsCaller: an expression reads `auth`, so calls without an
 	// authenticated caller are refused
 	needsCaller bool
-	limit       *toolLimit // nil: no rate limit
-	scopes      []string   // a caller needs them all, over authenticated HTTP
-	slots       *slotLimit // nil: no concurrency limit of its own
-	cache       *toolCache // nil: results are not kept
+	limit       *limits.Rates // nil: no rate limit
+	scopes      []string      // a caller needs them all, over authenticated HTTP
+	slots       *limits.Slots // nil: no concurrency limit of its own
+	cache       *limits.Cache // nil: results are not kept
 	cacheCfg    *spec.CacheHint
 	requires    []string // client capabilities a call needs
 	headers     bool     // its input schema has x-mcp-header annotations

@@ -112,7 +112,7 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 }
 
 func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
-	if msg := s.limited(ctx, t); msg != "" {
+	if msg := s.limits.Limited(ctx, s.obs.Metrics, s.logger, t.def.Name, t.limit); msg != "" {
 		return errorResult(msg)
 	}
 	args, who, err := s.prepare(ctx, t, raw)
