@@ -24,10 +24,16 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/bulkhead"
 	"github.com/mcpgen/mcpgen/runtime/cache"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/identity"
+	"github.com/mcpgen/mcpgen/runtime/input"
+	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/loglevel"
+	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/watch"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/mcpgen/mcpgen/templates"
@@ -79,14 +85,14 @@ type builder struct {
 	srv      *Server
 	backends map[string]*backendEntry
 	seen     map[string]place // "tool:name" -> position of first definition
-	redact   *redactor
-	schemas  *schemaCompiler
+	redact   *mask.Redactor
+	schemas  *input.Compiler
 	tmpls    *templates.Set
-	identity *identity  // what callers authenticate with; shared with the server
-	appRefs  []appRef   // tools' references to their apps, checked at the end
-	offers   []offer    // tools offered to the client's model, checked at the end
-	usesAuth bool       // the tool being built reads `auth`
-	argsType types.Type // type of `args` of the tool being built, for its steps' handlers
+	identity *identity.Identity // what callers authenticate with; shared with the server
+	appRefs  []appRef           // tools' references to their apps, checked at the end
+	offers   []offer            // tools offered to the client's model, checked at the end
+	usesAuth bool               // the tool being built reads `auth`
+	argsType types.Type         // type of `args` of the tool being built, for its steps' handlers
 	// cacheBytes bounds the in-memory result cache (server.cache.max_bytes)
 	cacheBytes int64
 	// statelessAsks: a stateless server has steps that ask the client
@@ -115,15 +121,15 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]place{}, schemas: newSchemaCompiler(), tmpls: templates.NewSet()}
-	b.redact = newRedactor(mergeSecrets(files).Credentials())
+		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
+	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
 	b.srv.redact = b.redact
 	if opts.RateLimiter != nil {
-		b.srv.limits.store = opts.RateLimiter
+		b.srv.limits.Rates = opts.RateLimiter
 	}
-	b.srv.ops.cache = opts.Cache
+	b.srv.limits.Results = opts.Cache
 	if opts.Slots != nil {
-		b.srv.ops.slots = opts.Slots
+		b.srv.limits.Slots = opts.Slots
 	}
 	if opts.Observer != nil {
 		b.srv.obs = opts.Observer
@@ -146,19 +152,19 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b.expose(files)
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
-	*b.redact = *newRedactor(secrets.Credentials())
-	b.srv.mask = newMasker(secrets.Credentials())
+	*b.redact = *mask.NewRedactor(secrets.Credentials())
+	b.srv.mask = mask.NewMasker(secrets.Credentials())
 	ds := b.ds.Sort()
 	if ds.Errors() > 0 {
 		b.srv.Close()
 		return nil, ds
 	}
-	b.srv.obs.Metrics.Known(b.srv.metricNames())
+	b.srv.obs.Metrics.Known(b.metricNames())
 	b.srv.finishProtocol()
 	b.shareState()
-	b.srv.startTasks(b.opts.TaskStore)
-	b.srv.watch = newWatchSet(b.srv)
-	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watchInterval)
+	b.startTasks(b.opts.TaskStore)
+	b.srv.watch = watch.NewSet(watchFiles(b.srv))
+	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watch.Interval)
 	return b.srv, ds
 }
 
@@ -241,7 +247,7 @@ func (b *builder) server(f *load.File) {
 	b.serverMaxResult = s.MaxResult
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
-		b.srv.limits.fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
+		b.srv.limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
 	b.srv.stdio = s.Stdio
 	b.cacheConfig(f, s.Cache)
@@ -605,7 +611,7 @@ func (b *builder) path(f *load.File, p string) string {
 	return p
 }
 
-func (e *buildEnv) Redact(s string) string { return e.b.redact.apply(s) }
+func (e *buildEnv) Redact(s string) string { return e.b.redact.Apply(s) }
 
 // compile compiles a value at path, reporting errors inside its scalars.
 func (b *builder) compile(f *load.File, path string, n *yaml.Node, env types.Map) *eval.Value {
@@ -697,4 +703,11 @@ func argNames(t types.Type) []string {
 		names = append(names, k)
 	}
 	return names
+}
+
+func newServer(logger *slog.Logger) *Server {
+	index := map[string]*tool{} // the same map until Select narrows toolIndex
+	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
+		backends: map[string]any{}, identity: identity.New(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
+		limits: limits.NewSet(), obs: &observe.Observer{}}
 }

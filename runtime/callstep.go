@@ -5,14 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
-	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Call steps send requests to backends before a tool's handler runs, each
@@ -20,56 +16,8 @@ import (
 // update or create), create then attach, a list then the details of its
 // first items.
 
-// stepVars is the expression environment of a step: `args`, `auth` and
-// the results of the steps named in roots.
-func (b *builder) stepVars(roots map[string][]string) types.Map {
-	env := types.Map{"args": b.argsType, authName: b.identity.typ}
-	if b.argsType == nil {
-		env["args"] = types.Map{}
-	}
-	maps.Copy(env, stepsType(roots["steps"]))
-	return env
-}
-
-// callStep compiles a call step; its handler is typed by the tool's
-// arguments and the steps before it.
-func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots map[string][]string) *step {
-	s := &step{kind: "call", as: c.As}
-	if c.Handler == nil {
-		return nil // reported when the file loaded: handler is required
-	}
-	if strings.HasPrefix(path, "prompts") {
-		b.errorf(f, path, "call steps are for tools")
-		return nil
-	}
-	extra := types.Map{authName: b.identity.typ}
-	maps.Copy(extra, stepsType(roots["steps"]))
-	if c.ForEach != nil {
-		s.each = b.compile(f, path+".for_each", c.ForEach.Node, b.stepVars(roots))
-		if s.each == nil {
-			return nil
-		}
-		extra["item"] = types.Any
-	}
-	s.call = b.buildHandler(f, path+".handler", c.Handler, b.argsType, nil, extra)
-	if s.call == nil {
-		return nil
-	}
-	return s
-}
-
 // maxForEach bounds the requests of one for_each.
 const maxForEach = 100
-
-// stepCondition compiles a step's when: a boolean expression.
-func (b *builder) stepCondition(f *load.File, path string, v *spec.Value, roots map[string][]string) *eval.Value {
-	val := b.compile(f, path, v.Node, b.stepVars(roots))
-	if val != nil && !val.IsExpression() {
-		b.diag(f, load.Error, path, "when is an expression, e.g. ${{ len(steps.found.items) == 0 }}", "")
-		return nil
-	}
-	return val
-}
 
 // skip reports whether a step's condition is false.
 func (st *step) skip(data map[string]any) (bool, error) {

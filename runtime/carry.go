@@ -3,11 +3,6 @@ package runtime
 import (
 	"io"
 	"slices"
-	"strings"
-
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
-	"gopkg.in/yaml.v3"
 )
 
 // carried is a shared backend a server opened, with the settings it was
@@ -16,39 +11,6 @@ import (
 type carried struct {
 	key   string // kind, settings and the environment they read
 	value any
-}
-
-// backendKey fingerprints the settings of the shared backend h of f: its
-// kind, its settings as written (positions aside, so an edit elsewhere in
-// the file does not count), the directory relative paths start from, and
-// the environment values the file read.
-func backendKey(f *load.File, h *spec.Handler) string {
-	var b strings.Builder
-	b.WriteString(h.Kind + "\x00" + f.Dir + "\x00")
-	if h.Body != nil {
-		text, _ := yaml.Marshal(h.Body)
-		b.Write(text)
-	}
-	for _, v := range f.Secrets.Values() {
-		b.WriteString("\x00" + v)
-	}
-	return b.String()
-}
-
-// reuseBackend returns the backend name of the previous server, when its
-// settings are those of key; the new server adopts it (takeOver).
-func (b *builder) reuseBackend(name, key string) (any, bool) {
-	prev := b.opts.Previous
-	if prev == nil {
-		return nil, false
-	}
-	c, ok := prev.carry[name]
-	if !ok || c.key != key || c.value == nil {
-		return nil, false
-	}
-	b.srv.carry[name] = c
-	b.srv.adopted = append(b.srv.adopted, c.value)
-	return c.value, true
 }
 
 // takeOver moves the backends s adopted from prev into s's keeping: prev

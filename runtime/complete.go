@@ -4,21 +4,9 @@ import (
 	"context"
 	"strings"
 
-	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
 )
-
-// completeArgs types the `args` of a completion handler: the text typed so
-// far and the other arguments already given.
-var completeArgs = types.Map{"value": types.String, "context": types.Map{types.Extra: types.String}}
-
-// completer builds the handler at path that lists completion values.
-func (b *builder) completer(f *load.File, path string, h *spec.Handler) handlers.Handler {
-	return b.buildHandler(f, path, h, completeArgs, nil, nil)
-}
 
 // completeFrom runs a completion handler for the text typed so far.
 func (s *Server) completeFrom(ctx context.Context, h handlers.Handler, value string, given map[string]string) ([]string, error) {
@@ -29,7 +17,7 @@ func (s *Server) completeFrom(ctx context.Context, h handlers.Handler, value str
 	call := &handlers.Call{Args: map[string]any{"value": value, "context": ctxArgs}, Notify: handlers.Nop{}}
 	values, err := runCompleter(ctx, h, call)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "completion failed: " + s.redact.apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "completion failed: " + s.redact.Apply(err.Error())}
 	}
 	return values, nil
 }

@@ -35,7 +35,7 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 	if ok {
 		req, err := dr.DryRun(ctx, c)
 		if err != nil && !calls {
-			return "", errors.New(s.redact.apply(err.Error()))
+			return "", errors.New(s.redact.Apply(err.Error()))
 		}
 		if calls {
 			out += "# handler\n"
@@ -45,5 +45,5 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 		}
 		out += req
 	}
-	return s.redact.apply(out), nil
+	return s.redact.Apply(out), nil
 }

@@ -1,59 +1,24 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"maps"
 	"net/url"
-	"time"
 
-	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
 )
 
 // URL-mode elicitation (2025-11-25): the user is sent to a web page; the
 // step may wait, by polling a handler, until they have finished there.
 
-const (
-	defaultPollEvery  = 2 * time.Second
-	defaultURLTimeout = 10 * time.Minute
-)
-
 // errNoURLElicitation is the failure of a URL step for a client that did
 // not declare URL elicitation.
 var errNoURLElicitation = errors.New("the client cannot send the user to a web page: " +
 	"it did not declare URL elicitation (capabilities.elicitation.url)")
-
-// urlStep compiles an elicit step that sends the user to a URL.
-func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *step, roots map[string][]string) *step {
-	if e.URL == "" {
-		b.errorf(f, path, "until, poll_every and timeout are for elicit steps with a url")
-		return nil
-	}
-	s.kind, s.schema = "elicit_url", nil
-	s.url = b.template(f, path+".url", e.URL, withRoot(roots, "elicitation", []string{"id"}))
-	s.every, s.timeout = cmp.Or(time.Duration(e.PollEvery), defaultPollEvery), cmp.Or(time.Duration(e.Timeout), defaultURLTimeout)
-	if e.Until == nil {
-		if e.PollEvery != 0 || e.Timeout != 0 {
-			b.errorf(f, path, "poll_every and timeout are for a step that waits with until")
-		}
-		return s
-	}
-	if e.As == "" {
-		b.diag(f, load.Error, path+".until", "a step that waits needs a name", "set as, so that until can read steps.AS.id")
-		return s
-	}
-	extra := types.Map{authName: b.identity.typ}
-	maps.Copy(extra, stepsType(append(roots["steps"], e.As)))
-	s.until = b.buildHandler(f, path+".until", e.Until, b.argsType, nil, extra)
-	return s
-}
 
 // elicitURL sends the user to the step's page and, with until, waits for
 // them to finish there (a client with a session).
@@ -147,7 +112,7 @@ func (r *inputRound) urlStep(ctx context.Context, s *Server, i int, st *step, da
 		if r.waiting() { // it needs an answer still to come
 			return nil, true, nil
 		}
-		return nil, false, errors.New(s.redact.apply(err.Error()))
+		return nil, false, errors.New(s.redact.Apply(err.Error()))
 	}
 	r.keep(st.key, id)
 	r.ask(i, st.key, &mcp.ElicitParams{Mode: "url", Message: message, URL: page})

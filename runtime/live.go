@@ -13,7 +13,9 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
 // Live serves one config after another on one go-sdk server, so that a
@@ -92,7 +94,7 @@ func NewLive(first *Server) *Live {
 	l.srv = mcp.NewServer(first.implementation(), opts)
 	l.srv.AddReceivingMiddleware(l.dispatch)
 	if first.tasks != nil {
-		first.addTaskMethods(l.srv)
+		taskwire.Register(l.srv, first.tasks, first.logger)
 	}
 	first.live = l
 	l.install(nil, first)
@@ -289,7 +291,7 @@ func (l *Live) syncResources(prev, s *Server) {
 			return l.at(ctx).readSpill(ctx, req)
 		})
 	case s.spill == nil && prev != nil && prev.spill != nil:
-		l.srv.RemoveResourceTemplates(spillTemplate)
+		l.srv.RemoveResourceTemplates(spill.Template)
 	}
 	for uri := range old {
 		l.srv.RemoveResources(uri)

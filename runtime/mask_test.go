@@ -79,40 +79,6 @@ resources:
 	}
 }
 
-func TestMaskerCopiesWhatItChanges(t *testing.T) {
-	t.Parallel()
-	m := newMasker(credentials("tok-123456", "abc")) // "abc" is too short to mask
-	shared := map[string]any{"a": []any{"x tok-123456"}, "b": "abc", "c": map[string]any{"d": "plain"}}
-	got, changed := m.value(shared)
-	if !changed {
-		t.Fatal("nothing masked")
-	}
-	want := map[string]any{"a": []any{"x ****"}, "b": "abc", "c": map[string]any{"d": "plain"}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("masked (-want +got):\n%s", diff)
-	}
-	if shared["a"].([]any)[0] != "x tok-123456" {
-		t.Error("the original value was changed")
-	}
-	type row struct{ Token string }
-	if got, _ := m.value([]row{{"tok-123456"}}); !cmp.Equal(got, []any{map[string]any{"Token": "****"}}) {
-		t.Errorf("typed value: %#v", got)
-	}
-	if newMasker(credentials("abc", "")) != nil {
-		t.Error("a masker for nothing to mask")
-	}
-}
-
-// credentials returns what the secrets policy masks in results when the
-// values come from secret-named variables.
-func credentials(values ...string) []string {
-	var s load.Secrets
-	for _, v := range values {
-		s.Add("API_TOKEN", v)
-	}
-	return s.Credentials()
-}
-
 // TestMaskSecretsNotEverything shows both sides of the policy in errors,
 // results and logs: a secret (by its name, declared in `secrets:`, fed to
 // a credential header or to a DSN's password) is masked, while a scheme, a
@@ -180,4 +146,38 @@ tools:
 		BuildOptions{Registry: testRegistry(nil)})
 	wantDiag(t, ds, `2:22: secrets[1]: "$${CRM_OTHER}" is not an environment variable's name`)
 	wantDiag(t, ds, `5:30: tools[0].description: ${CRM_LOGIN} looks like a secret, and this field is sent to clients`)
+}
+
+// TestWebhookMaskedInErrors checks that a secret-named variable holding a
+// URL without a password (a webhook) is masked in protocol errors, which
+// only the redactor sees, not only in results.
+func TestWebhookMaskedInErrors(t *testing.T) {
+	t.Parallel()
+	hook := "https://hooks.example.com/services/T000/B000/XXXXXXXX"
+	dir := writeFiles(t, map[string]string{"mcpgen.yaml": `version: 1
+resources:
+  - uri: x://notify
+    name: notify
+    handler: {kind: echo, result: "", fail: "posting to ${SLACK_WEBHOOK} failed"}
+  - uri: x://base
+    name: base
+    handler: {kind: echo, result: "", fail: "calling ${API_BASE} failed"}
+`})
+	env := envMap(map[string]string{"SLACK_WEBHOOK": hook, "API_BASE": "https://api.example.com/v1"})
+	srv, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: env},
+		BuildOptions{Registry: testRegistry(nil)})
+	if ds.Errors() > 0 {
+		t.Fatal(ds)
+	}
+	defer srv.Close()
+	cs := session(t, srv, "", nil, nil)
+	for uri, want := range map[string]string{
+		"x://notify": "posting to **** failed",
+		"x://base":   "calling https://api.example.com/v1 failed", // not a secret: where requests go
+	} {
+		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), hook) {
+			t.Errorf("%s: got %v, want an error saying %q", uri, err, want)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 )
 
 // At 2026-07-28 a server asks its client nothing by itself: a call whose
@@ -42,15 +43,15 @@ var errInputRequired = errors.New("input required")
 type inputRound struct {
 	caps      *mcp.ClientCapabilities
 	responses mcp.InputResponseMap
-	token     string      // the requestState of this call, if any
-	prev      *roundState // the state it carried, once verified
-	next      roundState  // the state of the next round
+	token     string          // the requestState of this call, if any
+	prev      *reqstate.State // the state it carried, once verified
+	next      reqstate.State  // the state of the next round
 	asked     mcp.InputRequestMap
 	done      int   // the first step that has not run
 	protoErr  error // a bad state or answer: the call fails with a JSON-RPC error
 	// carried is the state of the previous round when the server keeps it
 	// itself (a task's rounds): neither signed nor spent.
-	carried *roundState
+	carried *reqstate.State
 }
 
 // modernRound returns the round of a 2026-07-28 request, nil for a client
@@ -65,7 +66,7 @@ func modernRound(version string, caps *mcp.ClientCapabilities, responses mcp.Inp
 // begin checks the request state against the call, whose arguments are
 // decoded: kind and name, arguments, caller. False after setting protoErr.
 func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, args any) bool {
-	r.next = roundState{Kind: kind, Name: name, Args: argsDigest(args), Answers: map[string]json.RawMessage{}}
+	r.next = reqstate.State{Kind: kind, Name: name, Args: reqstate.ArgsDigest(args), Answers: map[string]json.RawMessage{}}
 	if c := auth.CallerFrom(ctx); c != nil {
 		r.next.Caller = c.Subject
 	}
@@ -76,7 +77,7 @@ func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, ar
 	if r.token == "" {
 		return true
 	}
-	st, err := s.states.open(r.token, kind, name, r.next.Args, r.next.Caller)
+	st, err := s.states.Open(r.token, kind, name, r.next.Args, r.next.Caller)
 	if err != nil {
 		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		return false
@@ -86,7 +87,7 @@ func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, ar
 }
 
 // resume starts from the state of the previous round.
-func (r *inputRound) resume(st *roundState) {
+func (r *inputRound) resume(st *reqstate.State) {
 	r.prev, r.next.Chain = st, st.Chain
 	maps.Copy(r.next.Answers, st.Answers)
 	if len(st.Pending) > 0 {
@@ -126,7 +127,7 @@ func (r *inputRound) step(ctx context.Context, s *Server, i int, st *step, data 
 		if r.waiting() { // it needs an answer still to come
 			return nil, true, nil
 		}
-		return nil, false, errors.New(s.redact.apply(err.Error()))
+		return nil, false, errors.New(s.redact.Apply(err.Error()))
 	}
 	if resp, ok := r.responses[st.key]; ok {
 		if res, err = answer(st, resp); err != nil {
@@ -224,8 +225,8 @@ func (r *inputRound) finish(s *Server) bool {
 	if r.prev == nil || r.carried != nil {
 		return true
 	}
-	if !s.states.claim(r.prev) {
-		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error()}
+	if !s.states.Claim(r.prev) {
+		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reqstate.ErrBad.Error()}
 		return false
 	}
 	return true
@@ -234,7 +235,7 @@ func (r *inputRound) finish(s *Server) bool {
 // stateToken signs the state of the next round.
 func (r *inputRound) stateToken(s *Server) string {
 	r.next.Done = r.done
-	return s.states.sign(&r.next)
+	return s.states.Sign(&r.next)
 }
 
 // then is the round that follows r, in which the server itself carries

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
@@ -67,40 +66,6 @@ tools:
 	}
 	if got := ss.logs; len(got) != 2 || got[0] != "before" || got[1] != "after Ada" {
 		t.Errorf("log steps ran: %q, want before once, then after", got)
-	}
-}
-
-// TestStateSigner checks the state's expiry and bindings on their own.
-func TestStateSigner(t *testing.T) {
-	t.Parallel()
-	now := time.Unix(1_000_000, 0)
-	s := newStateSigner([]byte("0123456789abcdef0123456789abcdef"), time.Minute)
-	s.now = func() time.Time { return now }
-	digest := argsDigest(map[string]any{"a": 1})
-	token := s.sign(&roundState{Kind: "tool", Name: "t", Args: digest, Caller: "alice"})
-	if _, err := s.open(token, "tool", "t", argsDigest(map[string]any{"a": 1}), "alice"); err != nil {
-		t.Fatalf("a fresh state: %v", err)
-	}
-	for _, tt := range []struct {
-		name, kind, tool, caller string
-		args                     []byte
-	}{
-		{"another tool", "tool", "u", "alice", digest},
-		{"a prompt of that name", "prompt", "t", "alice", digest},
-		{"other arguments", "tool", "t", "alice", argsDigest(map[string]any{"a": 2})},
-		{"another caller", "tool", "t", "bob", digest},
-	} {
-		if _, err := s.open(token, tt.kind, tt.tool, tt.args, tt.caller); err == nil {
-			t.Errorf("%s: accepted", tt.name)
-		}
-	}
-	other := newStateSigner([]byte("another key, another key, another"), time.Minute)
-	if _, err := other.open(token, "tool", "t", digest, "alice"); err == nil {
-		t.Error("a state signed with another key was accepted")
-	}
-	now = now.Add(61 * time.Second)
-	if _, err := s.open(token, "tool", "t", digest, "alice"); err == nil {
-		t.Error("an expired state was accepted")
 	}
 }
 

@@ -70,9 +70,3 @@ func requestMeta(req mcp.Request) map[string]any {
 	}
 	return p.GetMeta()
 }
-
-// refused marks the call on ctx as refused by a limit.
-func refused(ctx context.Context) { observe.CallFrom(ctx).SetOutcome("refused") }
-
-// markCached marks the call on ctx as answered from the cache.
-func markCached(ctx context.Context) { observe.CallFrom(ctx).SetOutcome("cached") }

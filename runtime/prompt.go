@@ -1,13 +1,9 @@
 package runtime
 
 import (
-	"cmp"
-	"fmt"
-	"slices"
-
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -16,72 +12,9 @@ type prompt struct {
 	def        *mcp.Prompt
 	args       []*spec.PromptArg
 	roles      []mcp.Role
-	messages   []*block
+	messages   []*content.Block
 	completers map[string]handlers.Handler // by argument, from complete_from
 	scopes     []string                    // a caller needs them all, over authenticated HTTP
 	cacheCfg   *spec.CacheHint
 	steps      []*step
-}
-
-func (b *builder) prompts(f *load.File) {
-	b.srv.prompts = append(b.srv.prompts, entries(b, f, "prompts", "empty prompt", f.Config.Prompts,
-		func(_ int, path string, p *spec.Prompt) *prompt { return b.prompt(f, path, p) })...)
-}
-
-func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
-	before := b.ds.Errors()
-	b.named(f, path, "prompt", p.Name)
-	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description,
-		Icons: b.icons(f, path+".icons", p.Icons)}, args: p.Arguments, scopes: p.Scopes,
-		cacheCfg: p.CacheHint}
-	b.scopeList(f, path+".scopes", p.Scopes)
-	var names []string
-	for i, a := range p.Arguments {
-		if a == nil {
-			b.errorf(f, fmt.Sprintf("%s.arguments[%d]", path, i), "empty argument; give at least its name")
-			continue
-		}
-		if slices.Contains(names, a.Name) {
-			b.errorf(f, fmt.Sprintf("%s.arguments[%d].name", path, i), "argument %q is declared twice", a.Name)
-		}
-		names = append(names, a.Name)
-		pr.def.Arguments = append(pr.def.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title,
-			Description: a.Description, Required: a.Required})
-		b.promptCompleter(f, fmt.Sprintf("%s.arguments[%d]", path, i), pr, a)
-	}
-	roots := map[string][]string{"args": names}
-	pr.steps = b.askingSteps(f, path, "prompt", p.Steps, roots)
-	for i, m := range p.Messages {
-		mp := fmt.Sprintf("%s.messages[%d]", path, i)
-		if m == nil {
-			continue // reported when the file loaded
-		}
-		pr.roles = append(pr.roles, mcp.Role(cmp.Or(m.Role, "user"))) // the loader checked the role
-		if blk := b.block(f, mp, &m.Content, roots); blk != nil {
-			pr.messages = append(pr.messages, blk)
-		}
-	}
-	if len(p.Messages) == 0 && f.Given(path+".messages") {
-		b.errorf(f, path+".messages", "a prompt needs at least one message")
-	}
-	if b.ds.Errors() > before {
-		return nil
-	}
-	return pr
-}
-
-// promptCompleter builds the complete_from handler of argument a.
-func (b *builder) promptCompleter(f *load.File, path string, pr *prompt, a *spec.PromptArg) {
-	if a.CompleteFrom == nil {
-		return
-	}
-	if a.Complete != nil {
-		return // reported when the file loaded
-	}
-	if h := b.completer(f, path+".complete_from", a.CompleteFrom); h != nil {
-		if pr.completers == nil {
-			pr.completers = map[string]handlers.Handler{}
-		}
-		pr.completers[a.Name] = h
-	}
 }

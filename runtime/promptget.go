@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
@@ -41,12 +41,12 @@ func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptReq
 			return res, err
 		}
 	}
-	content, err := s.render(p.messages, data)
+	blocks, err := content.Render(p.messages, data)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
 	}
 	res := &mcp.GetPromptResult{Description: p.def.Description}
-	for i, c := range content {
+	for i, c := range blocks {
 		res.Messages = append(res.Messages, &mcp.PromptMessage{Role: p.roles[i], Content: c})
 	}
 	return res, nil

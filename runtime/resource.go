@@ -1,23 +1,10 @@
 package runtime
 
 import (
-	"cmp"
-	"fmt"
-	"maps"
-	"mime"
-	"net/url"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
-
-	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/cachehint"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/mcpgen/mcpgen/spec/rule"
 	"github.com/mcpgen/mcpgen/templates"
 	"github.com/yosida95/uritemplate/v3"
 )
@@ -36,96 +23,13 @@ type resource struct {
 	completers map[string]handlers.Handler
 	scopes     []string // a caller needs them all, over authenticated HTTP
 	cacheCfg   *spec.CacheHint
-	cache      cacheHint // of reads
-	meta       mcp.Meta  // _meta of every read: an app's settings
+	cache      cachehint.Hint // of reads
+	meta       mcp.Meta       // _meta of every read: an app's settings
 	contents
 	file    *templates.Template // path inside root
 	root    string
 	handler handlers.Handler
 	steps   []*step // they ask the client before it is read
-}
-
-func (b *builder) resources(f *load.File) {
-	b.srv.resources = append(b.srv.resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
-		func(_ int, path string, r *spec.Resource) *resource { return b.resource(f, path, r) })...)
-	b.srv.templates = append(b.srv.templates, entries(b, f, "resource_templates", "empty resource template",
-		f.Config.ResourceTemplates,
-		func(_ int, path string, r *spec.ResourceTemplate) *resource { return b.resourceTemplate(f, path, r) })...)
-}
-
-// resource builds a resource with a fixed URI; nil after reporting.
-func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resource {
-	before := b.ds.Errors()
-	if _, err := url.Parse(r.URI); err != nil || !strings.Contains(r.URI, ":") {
-		b.diag(f, load.Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
-	} else {
-		b.unique(f, "resource", r.URI, path+".uri")
-	}
-	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, scopes: r.Scopes, cacheCfg: r.CacheHint}
-	b.scopeList(f, path+".scopes", r.Scopes)
-	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType, r.Steps)
-	res.def.MIMEType = res.mimeType
-	if r.App != nil {
-		b.appResource(f, path, r, res)
-	}
-	if b.ds.Errors() > before {
-		return nil
-	}
-	return res
-}
-
-// resourceTemplate builds a resource template; nil after reporting.
-func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTemplate) *resource {
-	before := b.ds.Errors()
-	ut, err := uritemplate.New(r.URITemplate)
-	if err != nil || !strings.Contains(r.URITemplate, ":") {
-		b.diag(f, load.Error, path+".uri_template", fmt.Sprintf("invalid URI template %q", r.URITemplate),
-			"an RFC 6570 template with a scheme, e.g. docs://pages/{name}")
-		return nil
-	}
-	b.unique(f, "resource template", r.URITemplate, path+".uri_template")
-	res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, match: ut, vars: ut.Varnames(), complete: r.Complete,
-		scopes: r.Scopes, cacheCfg: r.CacheHint}
-	b.scopeList(f, path+".scopes", r.Scopes)
-	for v := range r.Complete {
-		if !slices.Contains(res.vars, v) {
-			b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
-		}
-	}
-	b.templateCompleters(f, path, res, r)
-	argsType := types.Map{}
-	for _, v := range res.vars {
-		argsType[v] = types.String
-	}
-	b.source(f, path, res, &r.Source, argsType, r.MimeType, r.Steps)
-	res.tmpl.MIMEType = res.mimeType
-	if b.ds.Errors() > before {
-		return nil
-	}
-	return res
-}
-
-// templateCompleters builds the complete_from handlers of a template's variables.
-func (b *builder) templateCompleters(f *load.File, path string, res *resource, r *spec.ResourceTemplate) {
-	for _, v := range slices.Sorted(maps.Keys(r.CompleteFrom)) {
-		p := path + ".complete_from." + v
-		switch {
-		case !slices.Contains(res.vars, v):
-			b.diag(f, load.Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
-		case len(r.Complete[v]) > 0:
-			g := rule.Group{Names: []string{"complete." + v, "complete_from." + v}}
-			b.diag(f, load.Error, p, g.Message(), rule.Found(g.Names))
-		default:
-			if h := b.completer(f, p, r.CompleteFrom[v]); h != nil {
-				if res.completers == nil {
-					res.completers = map[string]handlers.Handler{}
-				}
-				res.completers[v] = h
-			}
-		}
-	}
 }
 
 // contents is what a resource holds when it is given in the config, for a
@@ -135,89 +39,4 @@ type contents struct {
 	mimeType string
 	text     *templates.Template
 	blob     []byte
-}
-
-// contents compiles the text or the base64 blob of a resource's contents
-// (the loader checked that at most one is given). The MIME type is mimeType when
-// given, else text/plain for text and application/octet-stream for a blob.
-func (b *builder) contents(f *load.File, path string, text *string, blob, mimeType string,
-	roots map[string][]string) contents {
-	c := contents{mimeType: mimeType}
-	if text != nil {
-		c.text = b.template(f, path+".text", *text, roots)
-		c.mimeType = cmp.Or(c.mimeType, "text/plain")
-	}
-	if blob != "" {
-		c.blob, _ = b.decodeBase64(f, path+".blob", blob)
-		c.mimeType = cmp.Or(c.mimeType, "application/octet-stream")
-	}
-	return c
-}
-
-// source compiles where a resource's contents come from.
-func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string, steps []*spec.Step) {
-	roots := map[string][]string{"args": argNames(args)}
-	var extra types.Map
-	if len(steps) > 0 {
-		res.steps = b.askingSteps(f, path, "resource", steps, roots)
-		extra = stepsType(roots["steps"])
-	}
-	res.contents = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
-	if src.File != "" {
-		res.file = b.template(f, path+".file", src.File, roots)
-		res.root = b.path(f, src.Root)
-		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
-			b.errorf(f, path+".root", "root %q is not a directory", src.Root)
-		} else {
-			b.kernelPath(f, path+".root", res.root)
-		}
-		if lit, ok := constOf(res.file); ok && res.mimeType == "" {
-			res.mimeType = mime.TypeByExtension(filepath.Ext(lit))
-		}
-	} else if src.Root != "" {
-		b.errorf(f, path+".root", "root is for file-backed resources")
-	}
-	if src.TemplateFile != "" {
-		res.text = b.templateFile(f, path+".template_file", src.TemplateFile, roots)
-		if res.mimeType == "" {
-			res.mimeType, _ = fileType("", src.TemplateFile, nil)
-		}
-	}
-	if src.Handler != nil {
-		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, extra)
-	}
-}
-
-func constOf(t *templates.Template) (string, bool) {
-	if t == nil {
-		return "", false
-	}
-	return t.Constant()
-}
-
-// templateFile reads a template from a file, relative to the config, and
-// parses it; errors inside it are reported at the field naming the file.
-func (b *builder) templateFile(f *load.File, path, name string, roots map[string][]string) *templates.Template {
-	p := b.path(f, name)
-	if b.kernelPath(f, path, p) {
-		return nil
-	}
-	data, err := regfile.Read(p, MaxResourceSize)
-	if err != nil {
-		b.errorf(f, path, "%s", load.ReadError(err))
-		return nil
-	}
-	t, terr := b.tmpls.Parse(path, string(data), roots)
-	if terr != nil {
-		line := ""
-		if terr.Line > 0 {
-			line = fmt.Sprintf(":%d", terr.Line)
-			if terr.Col > 0 {
-				line += fmt.Sprintf(":%d", terr.Col)
-			}
-		}
-		b.diag(f, load.Error, path, fmt.Sprintf("%s%s: %s", name, line, terr.Msg), terr.Hint)
-		return nil
-	}
-	return t
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -169,9 +170,9 @@ func TestFileType(t *testing.T) {
 		{"", "notes.unknown-ext", "plain words", "text/plain", true},
 		{"", "blob.unknown-ext", "\xff\xfe\x00", "application/octet-stream", false},
 	} {
-		got, text := fileType(tt.mimeType, tt.name, []byte(tt.data))
+		got, text := content.FileType(tt.mimeType, tt.name, []byte(tt.data))
 		if got != tt.want || text != tt.text {
-			t.Errorf("fileType(%q, %q) = %q, text %v; want %q, text %v", tt.mimeType, tt.name, got, text, tt.want, tt.text)
+			t.Errorf("content.FileType(%q, %q) = %q, text %v; want %q, text %v", tt.mimeType, tt.name, got, text, tt.want, tt.text)
 		}
 	}
 }

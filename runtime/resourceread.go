@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
@@ -36,7 +37,7 @@ func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceR
 		asked, state, err := s.askSteps(ctx, "resource", uri, res.steps, req.Session, req.ProtocolVersion(),
 			req.ClientCapabilities(), req.Params.InputResponses, req.Params.RequestState, args, data)
 		if asked != nil { // an interim result: no caching hint
-			return s.mask.readResult(&mcp.ReadResourceResult{InputRequests: asked, RequestState: state}), nil
+			return s.mask.ReadResult(&mcp.ReadResourceResult{InputRequests: asked, RequestState: state}), nil
 		}
 		if err != nil {
 			return nil, err
@@ -58,14 +59,14 @@ func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceR
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
 	}
 	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
-	res.cache.apply(&out.Cacheable)
+	res.cache.Apply(&out.Cacheable)
 	if len(res.steps) > 0 { // the answers of this caller: never cached (caching.mdx)
 		out.Cacheable = mcp.Cacheable{TTLMs: 0, CacheScope: "private"}
 	}
-	return s.mask.readResult(out), nil
+	return s.mask.ReadResult(out), nil
 }
 
 // uriArgs binds the variables of a templated resource's URI template to
@@ -113,7 +114,7 @@ func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceCo
 		return fmt.Errorf("cannot read %q: outside the resource root or unreadable", name)
 	}
 	var isText bool
-	rc.MIMEType, isText = fileType(rc.MIMEType, name, body)
+	rc.MIMEType, isText = content.FileType(rc.MIMEType, name, body)
 	if isText {
 		rc.Text = string(body)
 	} else {

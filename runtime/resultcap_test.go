@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 )
 
 const capConfig = `version: 1
@@ -148,7 +149,7 @@ tools:
 		t.Error("another caller read the pages")
 	}
 	tmpls, err := cs.ListResourceTemplates(ctx, nil)
-	if err != nil || len(tmpls.ResourceTemplates) != 1 || tmpls.ResourceTemplates[0].URITemplate != spillTemplate {
+	if err != nil || len(tmpls.ResourceTemplates) != 1 || tmpls.ResourceTemplates[0].URITemplate != spill.Template {
 		t.Errorf("templates: %v %v", err, tmpls)
 	}
 }

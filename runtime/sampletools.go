@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,16 +12,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/spec"
-	"github.com/mcpgen/mcpgen/spec/suggest"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 )
 
 // Sampling with tools (2025-11-25): a sample step offers tools of the
 // config to the client's model and runs the calls it asks for, turn by
 // turn, up to a bound.
-
-// defaultMaxTurns bounds the rounds of tool calls of a sample step.
-const defaultMaxTurns = 5
 
 // errNoSamplingTools is the failure of a step offering tools to a client
 // that cannot pass them to its model.
@@ -35,57 +30,6 @@ type offer struct {
 	path  string // tools[i].steps[j].sample
 	owner string // the tool whose step it is
 	names []string
-}
-
-// offerTools records the tools a sample step offers.
-func (b *builder) offerTools(f *load.File, path string, sm *spec.SampleStep, s *step) {
-	if len(sm.Tools) == 0 {
-		if sm.ToolChoice != "" || sm.MaxTurns != 0 {
-			b.errorf(f, path, "tool_choice and max_turns are for a sample step that offers tools")
-		}
-		return
-	}
-	if sm.MaxTurns < 0 {
-		b.errorf(f, path+".max_turns", "max_turns must not be negative, got %d", sm.MaxTurns)
-	}
-	s.offer, s.toolChoice, s.maxTurns = sm.Tools, cmp.Or(sm.ToolChoice, "auto"), cmp.Or(sm.MaxTurns, defaultMaxTurns)
-	toolPath, _, _ := strings.Cut(path, ".steps")
-	owner := ""
-	if n := f.Node(toolPath + ".name"); n != nil {
-		owner = n.Value
-	}
-	b.offers = append(b.offers, offer{f: f, path: path, owner: owner, names: sm.Tools})
-}
-
-// checkOffers reports offered tools that do not exist or that offer tools
-// themselves (a model could then call tools without end).
-func (b *builder) checkOffers() {
-	var declared []string
-	for key := range b.seen {
-		if name, ok := strings.CutPrefix(key, "tool:"); ok {
-			declared = append(declared, name)
-		}
-	}
-	slices.Sort(declared)
-	for _, o := range b.offers {
-		for i, name := range o.names {
-			p := fmt.Sprintf("%s.tools[%d]", o.path, i)
-			t, ok := b.srv.toolIndex[name]
-			switch {
-			case !ok && slices.Contains(declared, name):
-				// declared, but broken: reported where it is defined
-			case !ok:
-				b.diag(o.f, load.Error, p, fmt.Sprintf("unknown tool %q", name), suggest.DidYouMean(name, declared))
-			case name == o.owner || offersTools(t):
-				b.diag(o.f, load.Error, p, fmt.Sprintf("tool %q offers tools to the model itself", name),
-					"offer only tools whose steps do not sample with tools, so that calls cannot nest without end")
-			}
-		}
-	}
-}
-
-func offersTools(t *tool) bool {
-	return slices.ContainsFunc(t.steps, func(s *step) bool { return len(s.offer) > 0 })
 }
 
 // sampleWithTools asks the client's model, offering the step's tools, and
@@ -173,8 +117,8 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 				return nil, false, notAnswerTo(turnKey(st.key, conv.Turn), "sampling/createMessage")
 			}
 			// the tools it calls run once: this state cannot bring them again
-			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.spendOnce(r.token, r.prev.Expires) {
-				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: errBadState.Error()}
+			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.SpendOnce(r.token, r.prev.Expires) {
+				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reqstate.ErrBad.Error()}
 			}
 			if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
 				r.settle(st.key, out)
@@ -190,7 +134,7 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 			if r.waiting() { // it needs an answer still to come
 				return nil, true, nil
 			}
-			return nil, false, errors.New(s.redact.apply(err.Error()))
+			return nil, false, errors.New(s.redact.Apply(err.Error()))
 		}
 	}
 	r.keep(st.key, conv)

@@ -155,7 +155,7 @@ func (s *Server) audit(ctx context.Context, c *auth.Caller, kind, name string, r
 		attrs = append(attrs, slog.String("backend_status", st))
 	}
 	if msg := errorText(res, err); msg != "" {
-		attrs = append(attrs, slog.String("error", s.redact.apply(msg)))
+		attrs = append(attrs, slog.String("error", s.redact.Apply(msg)))
 	}
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))

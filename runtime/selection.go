@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/expose"
 )
 
 // Selection narrows a server to a subset (`mcpgen serve --toolset,
@@ -30,27 +32,27 @@ func (s *Server) Select(sel Selection) error {
 		return nil
 	}
 	x := s.exposure
-	tools, tags := x.names()
+	tools, tags := x.Names()
 	patterns, want := slices.Clone(sel.Tools), slices.Clone(sel.Tags)
 	if sel.Toolset != "" {
-		ts, ok := x.toolsets[sel.Toolset]
+		ts, ok := x.Toolsets[sel.Toolset]
 		if !ok {
-			known := slices.Sorted(maps.Keys(x.toolsets))
-			return fmt.Errorf("--toolset: unknown toolset %q; %s", sel.Toolset, knownHint(sel.Toolset, known, "toolsets"))
+			known := slices.Sorted(maps.Keys(x.Toolsets))
+			return fmt.Errorf("--toolset: unknown toolset %q; %s", sel.Toolset, expose.KnownHint(sel.Toolset, known, "toolsets"))
 		}
 		patterns, want = append(patterns, ts.Tools...), append(want, ts.Tags...)
 	}
 	for _, p := range sel.Tools {
-		if msg, hint := matchTool(p, tools); msg != "" {
+		if msg, hint := expose.MatchTool(p, tools); msg != "" {
 			return fmt.Errorf("--tools: %s%s", msg, semi(hint))
 		}
 	}
 	for _, t := range sel.Tags {
 		if !slices.Contains(tags, t) {
-			return fmt.Errorf("--tags: no tool, resource or prompt has the tag %q%s", t, semi(knownHint(t, tags, "tags")))
+			return fmt.Errorf("--tags: no tool, resource or prompt has the tag %q%s", t, semi(expose.KnownHint(t, tags, "tags")))
 		}
 	}
-	s.narrow(x.pick(patterns, want), want)
+	s.narrow(x.Pick(patterns, want), want)
 	return nil
 }
 
@@ -71,9 +73,9 @@ func (s *Server) narrow(picked map[string]bool, tags []string) {
 	for _, t := range s.tools {
 		s.toolIndex[t.def.Name] = t
 	}
-	hidden := func(have []string) bool { return len(have) > 0 && !tagged(have, tags) }
-	s.prompts = slices.DeleteFunc(s.prompts, func(p *prompt) bool { return hidden(x.promptTags[p.def.Name]) })
-	s.resources = slices.DeleteFunc(s.resources, func(r *resource) bool { return hidden(x.resourceTags[r.def.URI]) })
-	s.templates = slices.DeleteFunc(s.templates, func(r *resource) bool { return hidden(x.resourceTags[r.tmpl.URITemplate]) })
+	hidden := func(have []string) bool { return len(have) > 0 && !expose.Tagged(have, tags) }
+	s.prompts = slices.DeleteFunc(s.prompts, func(p *prompt) bool { return hidden(x.PromptTags[p.def.Name]) })
+	s.resources = slices.DeleteFunc(s.resources, func(r *resource) bool { return hidden(x.ResourceTags[r.def.URI]) })
+	s.templates = slices.DeleteFunc(s.templates, func(r *resource) bool { return hidden(x.ResourceTags[r.tmpl.URITemplate]) })
 	s.finishProtocol() // list hints of what is left
 }

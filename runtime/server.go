@@ -12,13 +12,21 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/mcpgen/mcpgen/runtime/bulkhead"
+	"github.com/mcpgen/mcpgen/runtime/cachehint"
+	"github.com/mcpgen/mcpgen/runtime/expose"
+	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/limits"
+	"github.com/mcpgen/mcpgen/runtime/loglevel"
+	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
-	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
+	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
+	"github.com/mcpgen/mcpgen/runtime/watch"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -38,48 +46,39 @@ type Server struct {
 	tools     []*tool
 	toolIndex map[string]*tool
 	allTools  map[string]*tool // every tool built, served or not (sampling offers them)
-	exposure  *exposure        // tags and toolsets, for Select
+	exposure  *expose.Exposure // tags and toolsets, for Select
 	prompts   []*prompt
 	resources []*resource
 	templates []*resource
-	spill     *spillStore // results kept in pages; nil when no tool keeps any
+	spill     *spill.Store // results kept in pages; nil when no tool keeps any
 	closers   []io.Closer
-	redact    *redactor
-	mask      *masker     // credentials, hidden in results; nil for none
-	watch     *watchSet   // files watched for resource subscribers
-	http      *spec.HTTP  // the config's server.http section, if any
-	stdio     *spec.Stdio // the config's server.stdio section, if any
-	auth      *auth.Guard // authenticates HTTP requests; nil for none
-	tls       *spec.TLS   // certificate files, resolved; nil for plain HTTP
+	redact    *mask.Redactor
+	mask      *mask.Masker // credentials, hidden in results; nil for none
+	watch     *watch.Set   // files watched for resource subscribers
+	http      *spec.HTTP   // the config's server.http section, if any
+	stdio     *spec.Stdio  // the config's server.stdio section, if any
+	auth      *auth.Guard  // authenticates HTTP requests; nil for none
+	tls       *spec.TLS    // certificate files, resolved; nil for plain HTTP
 	// watchEvery is how often file-backed resources are checked.
 	watchEvery time.Duration
 	backends   map[string]any      // opened shared backends, by name
-	logLevels  *logLevels          // what each session asked for
+	logLevels  *loglevel.Sessions  // what each session asked for
 	live       *Live               // reloads this server's config; nil for none
 	carry      map[string]*carried // shared backends by name, for a reload to take over
 	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
 	toolsPage  int                 // tools per tools/list page; 0 for toolsPageSize (tests)
-	identity   *identity           // who callers are, as expressions see them
-	limits     limits              // rate limits of tool calls
+	identity   *identity.Identity  // who callers are, as expressions see them
+	limits     *limits.Set         // rate and concurrency limits, result cache
 	obs        *observe.Observer
-	ops        operate // result cache and concurrency limits
 	probes     []observe.Probe
 	cacheCfg   *spec.CacheHint // the config's server.cache_hint
-	cache      listHints
-	states     *stateSigner              // signs the state of input requests (2026-07-28)
+	cache      cachehint.Lists
+	states     *reqstate.Signer          // signs the state of input requests (2026-07-28)
 	extensions map[string]map[string]any // advertised, by id (extensions.go)
 	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
 	tasks      *task.Manager             // tools that run as tasks; nil for none
 	taskOpts   task.Options              // server.tasks
 	shared     *redisstate.State         // server.state.redis; nil for memory
-}
-
-func newServer(logger *slog.Logger) *Server {
-	index := map[string]*tool{} // the same map until Select narrows toolIndex
-	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
-		backends: map[string]any{}, identity: newIdentity(), logLevels: &logLevels{}, carry: map[string]*carried{},
-		limits: limits{store: ratelimit.NewMemory()}, obs: &observe.Observer{},
-		ops: operate{slots: bulkhead.NewMemory(), backends: map[string]*slotLimit{}}}
 }
 
 // Ping checks every shared backend that can be checked (handlers.Pinger,
@@ -91,7 +90,7 @@ func (s *Server) Ping(ctx context.Context) map[string]error {
 	for name, b := range s.backends {
 		if p, ok := b.(handlers.Pinger); ok {
 			if err := p.Ping(ctx); err != nil {
-				out[name] = errors.New(s.redact.apply(err.Error()))
+				out[name] = errors.New(s.redact.Apply(err.Error()))
 			} else {
 				out[name] = nil
 			}
@@ -148,7 +147,7 @@ func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(s.implementation(), opts)
 	srv.AddReceivingMiddleware(s.wrap)
 	if s.tasks != nil {
-		s.addTaskMethods(srv)
+		taskwire.Register(srv, s.tasks, s.logger)
 	}
 	for _, p := range s.prompts {
 		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -173,7 +172,7 @@ func (s *Server) MCP() *mcp.Server {
 
 // spillResource is the template of the pages of long results.
 func spillResource() *mcp.ResourceTemplate {
-	return &mcp.ResourceTemplate{URITemplate: spillTemplate, Name: "result_pages",
+	return &mcp.ResourceTemplate{URITemplate: spill.Template, Name: "result_pages",
 		Description: "The pages of a tool result too long for one answer, as its resource links give them.",
 		MIMEType:    "text/plain"}
 }
@@ -194,7 +193,7 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 	s.addExtensions(caps)
 	s.appCapability(caps)
 	if s.tasks != nil {
-		caps.Tasks = taskCapabilities()
+		caps.Tasks = taskwire.Capabilities()
 	}
 	return caps
 }
@@ -215,7 +214,7 @@ func (s *Server) implementation() *mcp.Implementation {
 
 // wrap puts the server's own middleware around next, the outermost last.
 func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
-	h := s.logLevels.middleware(next)
+	h := s.logLevels.Middleware(next)
 	if len(s.tools) > 0 {
 		h = s.toolsMiddleware(h)
 		h = s.operateMiddleware(h) // outside: a cached call reaches no tool
@@ -223,7 +222,7 @@ func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 	h = s.callerMiddleware(h) // outside the others: they see the caller
 	h = s.observeMiddleware(h)
 	if s.tasks != nil {
-		h = discoverTasks(h)
+		h = taskwire.Discover(h)
 	}
 	return h
 }
@@ -233,13 +232,13 @@ type notifier struct {
 	req      *mcp.CallToolRequest
 	logger   string
 	progress float64
-	levels   *logLevels
+	levels   *loglevel.Sessions
 	caps     *mcp.ClientCapabilities // what the client declared on the request (for a task, the one that created it)
 }
 
 // Enabled reports whether the client wants logs at level.
 func (n *notifier) Enabled(_ context.Context, level slog.Level) bool {
-	return n.levels != nil && n.levels.enabled(n.req, level)
+	return n.levels != nil && n.levels.Enabled(n.req, level)
 }
 
 var levels = map[slog.Level]mcp.LoggingLevel{
@@ -402,13 +401,20 @@ func (s *Server) Describe() string {
 func (s *Server) ArgTypes(tool string) map[string]string {
 	out := map[string]string{}
 	t, ok := s.toolIndex[tool]
-	if !ok || t.in == nil {
+	if !ok || t.args == nil {
 		return out
 	}
-	props, _ := t.in.doc["properties"].(map[string]any)
+	props, _ := t.args.Schema().Doc()["properties"].(map[string]any)
 	for name, p := range props {
 		p, _ := p.(map[string]any)
 		out[name], _ = p["type"].(string)
 	}
 	return out
 }
+
+// SharedState returns the state the server shares with other replicas in
+// Redis (server.state.redis), or nil when it keeps its state in memory.
+func (s *Server) SharedState() *redisstate.State { return s.shared }
+
+// DefaultRequestStateTTL is how long a request state stays valid.
+const DefaultRequestStateTTL = reqstate.DefaultTTL

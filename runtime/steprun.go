@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -42,7 +43,7 @@ var errNoSession = errors.New("this step needs an MCP client session")
 type noSession struct{ handlers.Notifier }
 
 func (n noSession) logAt(ctx context.Context, level mcp.LoggingLevel, _ string, data any) {
-	l, ok := slogLevels[level]
+	l, ok := loglevel.Slog(level)
 	if !ok {
 		l = slog.LevelError
 	}
@@ -92,7 +93,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 	for i, st := range steps {
 		if skip, err := st.skip(data); err != nil || skip {
 			if err != nil {
-				return errors.New(s.redact.apply(err.Error()))
+				return errors.New(s.redact.Apply(err.Error()))
 			}
 			continue
 		}
@@ -114,7 +115,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 		res, err := s.runStep(sctx, name, st, data, ss)
 		end(err)
 		if err != nil {
-			return errors.New(s.redact.apply(err.Error()))
+			return errors.New(s.redact.Apply(err.Error()))
 		}
 		if st.as != "" && res != nil {
 			results[st.as] = res

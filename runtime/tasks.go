@@ -8,14 +8,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
-	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
-	"github.com/mcpgen/mcpgen/spec"
-	"github.com/mcpgen/mcpgen/spec/suggest"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
 // Tools marked `task:` run as tasks (package runtime/task keeps them). This
@@ -30,90 +27,6 @@ const (
 	taskRequired = "required"
 )
 
-// relatedTaskKey marks messages that belong to a task (2025-11-25).
-const relatedTaskKey = "io.modelcontextprotocol/related-task"
-
-// taskOptions reads server.tasks.
-func (b *builder) taskOptions(f *load.File, t *spec.Tasks) {
-	if t == nil {
-		return
-	}
-	if t.MaxPerCaller < 0 {
-		b.errorf(f, "server.tasks.max_per_caller", "max_per_caller must be at least 1, got %d", t.MaxPerCaller)
-	}
-	for path, d := range map[string]spec.Duration{"ttl": t.TTL, "poll_interval": t.PollInterval} {
-		if d < 0 {
-			b.errorf(f, "server.tasks."+path, "%s must be positive", path)
-		}
-	}
-	o := &b.srv.taskOpts
-	o.TTL, o.PollInterval, o.MaxPerOwner = time.Duration(t.TTL), time.Duration(t.PollInterval), t.MaxPerCaller
-}
-
-// taskSupport declares how a built tool may run as a task.
-func (tl *tool) taskSupport(mode string) {
-	tl.task = mode
-	if mode != "" {
-		tl.def.Execution = &mcp.ToolExecution{TaskSupport: mode}
-	}
-}
-
-// taskAfter finds the step a tool's task_after names: -1 for none.
-func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*step) int {
-	if t.TaskAfter == "" {
-		return -1
-	}
-	if t.Task == "" {
-		b.errorf(f, path+".task_after", "task_after is for tools that run as tasks; add `task: optional` or `task: required`")
-		return -1
-	}
-	var names []string
-	for i, st := range steps {
-		if st.as == t.TaskAfter {
-			return i
-		}
-		if st.as != "" {
-			names = append(names, st.as)
-		}
-	}
-	b.diag(f, load.Error, path+".task_after", fmt.Sprintf("no step of this tool is named %q", t.TaskAfter),
-		suggest.DidYouMean(t.TaskAfter, names))
-	return -1
-}
-
-// startTasks creates the task manager when a tool runs as a task.
-func (s *Server) startTasks(store task.Store) {
-	for _, t := range s.tools {
-		if t.task != "" {
-			s.taskOpts.Store = store
-			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
-			s.tasks = task.NewManager(s.taskOpts)
-			s.closers = append(s.closers, s.tasks)
-			return
-		}
-	}
-}
-
-// taskOwner is who a task belongs to: the authenticated subject, else the
-// session. Without either (stdio, or sessionless HTTP without auth), the
-// unguessable task ID is all that guards a task.
-func taskOwner(ctx context.Context, ss *mcp.ServerSession) string {
-	if c := auth.CallerFrom(ctx); c != nil {
-		return "subject:" + c.Subject
-	}
-	if ss != nil && ss.ID() != "" {
-		return "session:" + ss.ID()
-	}
-	return "anyone"
-}
-
-// modernRequest reports whether a request follows 2026-07-28 (sessionless,
-// with its protocol version in _meta).
-func modernRequest(meta map[string]any) bool {
-	_, ok := meta[mcp.MetaKeyProtocolVersion]
-	return ok
-}
-
 // callAsTask answers a tools/call that runs as a task, or refuses one that
 // cannot; ok is false for a call to run as usual.
 func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res mcp.Result, ok bool, err error) {
@@ -124,7 +37,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 	if t == nil {
 		return nil, false, nil
 	}
-	if modernRequest(req.Params.Meta) {
+	if taskwire.Modern(req.Params.Meta) {
 		return s.callAsTask2026(ctx, t, req)
 	}
 	return s.callAsTask2025(ctx, t, req)
@@ -133,12 +46,12 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 // startTask starts a call of tool t as a task. carried holds the answers
 // a 2026 call gathered before the task started (the steps up to the
 // tool's task_after), nil when none.
-func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *roundState) (*task.Task, error) {
-	owner := taskOwner(ctx, req.Session)
+func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *reqstate.State) (*task.Task, error) {
+	owner := taskwire.Owner(ctx, req.Session)
 	params, _ := json.Marshal(req.Params)
 	var changed func(*task.Task)
 	if !modern {
-		changed = statusNotifier(req.Session)
+		changed = taskwire.StatusNotifier(req.Session)
 	}
 	caps := req.ClientCapabilities()
 	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps},
@@ -155,7 +68,7 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 			Message: fmt.Sprintf("this caller holds %d tasks, the most allowed; cancel some or wait until they expire", s.tasks.Options().MaxPerOwner)}
 	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.redact.apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.redact.Apply(err.Error())}
 	}
 	s.logger.Info("task created", "task", tk.ID, "tool", t.def.Name, "owner", owner)
 	return tk, nil
@@ -177,7 +90,7 @@ func (s *Server) taskWork(t *tool, raw json.RawMessage, ts *taskSession) task.Wo
 // round resumes where the last stopped. A tool error completes the task
 // with an error result; a protocol error (a capability the client did not
 // declare, an answer of the wrong kind) fails it.
-func (s *Server) taskWork2026(t *tool, raw json.RawMessage, ts *taskSession, carried *roundState) task.Work {
+func (s *Server) taskWork2026(t *tool, raw json.RawMessage, ts *taskSession, carried *reqstate.State) task.Work {
 	return func(ctx context.Context, h *task.Handle) task.Outcome {
 		ts.h = h
 		if err := missingCapabilities(t.requires, ts.caps); err != nil {
@@ -300,61 +213,8 @@ func (ts *taskSession) createMessage(ctx context.Context, p *mcp.CreateMessagePa
 // input_required while it waits (2025-11-25).
 func (ts *taskSession) asking(ctx context.Context, m mcp.Meta, waiting string) mcp.Meta {
 	ts.h.SetStatus(ctx, task.InputRequired, waiting)
-	return relatedTask(m, ts.h.ID())
+	return taskwire.RelatedTask(m, ts.h.ID())
 }
-
-// relatedTask adds the related-task mark to a message's _meta.
-func relatedTask(m mcp.Meta, id string) mcp.Meta {
-	if m == nil {
-		m = mcp.Meta{}
-	}
-	m[relatedTaskKey] = map[string]any{"taskId": id}
-	return m
-}
-
-// taskParams are the params of every tasks/* method.
-type taskParams struct {
-	mcp.ParamsBase
-	TaskID         string                     `json:"taskId,omitempty"`
-	Cursor         string                     `json:"cursor,omitempty"`
-	InputResponses map[string]json.RawMessage `json:"inputResponses,omitempty"`
-}
-
-// wireResult is a result whose JSON is built by hand: the shapes of tasks
-// differ between eras, and tasks/result is the original result verbatim.
-type wireResult struct {
-	mcp.ResultBase
-	v map[string]any
-}
-
-// MarshalJSON writes the result, with the _meta set on it.
-func (r *wireResult) MarshalJSON() ([]byte, error) {
-	if len(r.Meta) > 0 {
-		meta, _ := r.v["_meta"].(map[string]any)
-		if meta == nil {
-			meta = map[string]any{}
-		}
-		for k, v := range r.Meta {
-			meta[k] = v
-		}
-		r.v["_meta"] = meta
-	}
-	return json.Marshal(r.v)
-}
-
-// taskError is the JSON-RPC error for a task that cannot be found or changed.
-func taskError(err error) error {
-	switch {
-	case errors.Is(err, task.ErrNotFound):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Failed to retrieve task: Task not found"}
-	case errors.Is(err, task.ErrTerminal):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Cannot cancel task: it has already finished"}
-	}
-	return err
-}
-
-// taskMethods are the methods of tasks, both eras.
-var taskMethods = []string{"tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "tasks/update"}
 
 // ExtraMethods lists the JSON-RPC methods the server serves beyond the
 // go-sdk's own: those of tasks, when a tool runs as a task.
@@ -362,16 +222,5 @@ func (s *Server) ExtraMethods() []string {
 	if s.tasks == nil {
 		return nil
 	}
-	return taskMethods
-}
-
-// addTaskMethods registers the tasks/* methods.
-func (s *Server) addTaskMethods(srv *mcp.Server) {
-	for i, h := range []func(context.Context, *mcp.ServerSession, *taskParams) (*wireResult, error){
-		s.taskGet, s.taskResult, s.taskList, s.taskCancel, s.taskUpdate,
-	} {
-		if err := mcp.AddReceivingCustomMethod(srv, taskMethods[i], h); err != nil {
-			panic(err) // only if the SDK grew a method of that name: a programmer's error
-		}
-	}
+	return taskwire.Names
 }

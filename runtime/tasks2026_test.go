@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
 // TestTasks2026MissingCapability: a 2026 task that needs the user, for a
@@ -20,7 +21,7 @@ func TestTasks2026MissingCapability(t *testing.T) {
 	id := c.must("tools/call", params)["taskId"].(string)
 	got := c.pollUntil(id, meta2026(true), "failed", "completed", "input_required")
 	e, _ := got["error"].(map[string]any)
-	if got["status"] != "failed" || e["code"] != float64(codeMissingCapability) || got["result"] != nil {
+	if got["status"] != "failed" || e["code"] != float64(taskwire.CodeMissingCapability) || got["result"] != nil {
 		t.Errorf("task = %v; want failed with -32021 and no result", got)
 	}
 }
@@ -77,7 +78,7 @@ func TestTasks2026Discover(t *testing.T) {
 	srv := mustCompile(t, tasksConfig, nil)
 	c := rawSession(t, srv)
 	caps := c.must("server/discover", map[string]any{"_meta": meta2026(true)})["capabilities"].(map[string]any)
-	if ext, _ := caps["extensions"].(map[string]any); ext[tasksExtension] == nil || caps["tasks"] != nil {
+	if ext, _ := caps["extensions"].(map[string]any); ext[taskwire.Extension] == nil || caps["tasks"] != nil {
 		t.Errorf("discover capabilities = %v; want the extension and no tasks", caps)
 	}
 	if caps := rawSession(t, srv).initialize(nil)["capabilities"].(map[string]any); caps["tasks"] == nil {
@@ -96,10 +97,10 @@ func TestTasks2026Refusals(t *testing.T) {
 		params map[string]any
 		code   int64
 	}{
-		{"required task, no extension", "tools/call", call2026(map[string]any{"name": "slow"}, false), codeMissingCapability},
-		{"get without extension", "tasks/get", call2026(map[string]any{"taskId": id}, false), codeMissingCapability},
-		{"cancel without extension", "tasks/cancel", call2026(map[string]any{"taskId": id}, false), codeMissingCapability},
-		{"update without extension", "tasks/update", call2026(map[string]any{"taskId": id}, false), codeMissingCapability},
+		{"required task, no extension", "tools/call", call2026(map[string]any{"name": "slow"}, false), taskwire.CodeMissingCapability},
+		{"get without extension", "tasks/get", call2026(map[string]any{"taskId": id}, false), taskwire.CodeMissingCapability},
+		{"cancel without extension", "tasks/cancel", call2026(map[string]any{"taskId": id}, false), taskwire.CodeMissingCapability},
+		{"update without extension", "tasks/update", call2026(map[string]any{"taskId": id}, false), taskwire.CodeMissingCapability},
 		{"tasks/result", "tasks/result", call2026(map[string]any{"taskId": id}, true), jsonrpc.CodeMethodNotFound},
 		{"tasks/list", "tasks/list", call2026(map[string]any{}, true), jsonrpc.CodeMethodNotFound},
 		{"unknown id", "tasks/get", call2026(map[string]any{"taskId": "nope"}, true), jsonrpc.CodeInvalidParams},
@@ -109,7 +110,7 @@ func TestTasks2026Refusals(t *testing.T) {
 			if err == nil || err.Code != tt.code {
 				t.Fatalf("%s: error %v; want code %d", tt.method, err, tt.code)
 			}
-			if tt.code == codeMissingCapability && string(err.Data) != `{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}` {
+			if tt.code == taskwire.CodeMissingCapability && string(err.Data) != `{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}` {
 				t.Errorf("data = %s", err.Data)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
 // rpcClient speaks raw JSON-RPC to a server over in-memory transports: the
@@ -180,7 +181,7 @@ func (c *rpcClient) notifications(method string) []map[string]any {
 func meta2026(tasks bool) map[string]any {
 	caps := map[string]any{"elicitation": map[string]any{}, "sampling": map[string]any{}}
 	if tasks {
-		caps["extensions"] = map[string]any{tasksExtension: map[string]any{}}
+		caps["extensions"] = map[string]any{taskwire.Extension: map[string]any{}}
 	}
 	return map[string]any{mcp.MetaKeyProtocolVersion: "2026-07-28", mcp.MetaKeyClientCapabilities: caps,
 		mcp.MetaKeyClientInfo: map[string]any{"name": "raw", "version": "1"}}
@@ -246,7 +247,7 @@ func TestTasks2025Lifecycle(t *testing.T) {
 	c := rawSession(t, srv)
 	init := c.initialize(map[string]any{})
 	caps := init["capabilities"].(map[string]any)
-	if diff := cmp.Diff(taskCapabilities(), caps["tasks"]); diff != "" {
+	if diff := cmp.Diff(taskwire.Capabilities(), caps["tasks"]); diff != "" {
 		t.Errorf("capabilities.tasks (-want +got):\n%s", diff)
 	}
 	list := c.must("tools/list", map[string]any{})
@@ -274,7 +275,7 @@ func TestTasks2025Lifecycle(t *testing.T) {
 	}
 	res := c.must("tasks/result", map[string]any{"taskId": id})
 	want2 := map[string]any{"content": []any{map[string]any{"type": "text", "text": "Hello, Ada!"}},
-		"_meta": map[string]any{relatedTaskKey: map[string]any{"taskId": id}}}
+		"_meta": map[string]any{taskwire.RelatedTaskKey: map[string]any{"taskId": id}}}
 	if diff := cmp.Diff(want2, res); diff != "" {
 		t.Errorf("tasks/result (-want +got):\n%s", diff)
 	}
@@ -381,7 +382,7 @@ func TestTasks2025List(t *testing.T) {
 	c := rawSession(t, srv)
 	c.initialize(map[string]any{})
 	var want []string
-	for range tasksPageSize + 7 {
+	for range taskwire.PageSize + 7 {
 		want = append(want, c.must("tools/call", map[string]any{"name": "greet", "task": map[string]any{}})["task"].(map[string]any)["taskId"].(string))
 	}
 	var got []string
@@ -424,7 +425,7 @@ func TestTasks2025Elicit(t *testing.T) {
 	}
 	var p map[string]any
 	_ = json.Unmarshal(ask.Params, &p)
-	if meta, _ := p["_meta"].(map[string]any); fmt.Sprint(meta[relatedTaskKey]) != fmt.Sprint(map[string]any{"taskId": id}) {
+	if meta, _ := p["_meta"].(map[string]any); fmt.Sprint(meta[taskwire.RelatedTaskKey]) != fmt.Sprint(map[string]any{"taskId": id}) {
 		t.Errorf("elicitation _meta = %v; want the related task", p["_meta"])
 	}
 	c.pollUntil(id, nil, "input_required")

@@ -306,13 +306,13 @@ tools:
     content: [{text: x}]
 `, nil)
 	tl := srv.toolIndex["t"]
-	first, err := tl.decodeArgs([]byte(`{}`))
+	first, err := tl.args.Decode([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	first["tags"].([]any)[0] = "changed"
 	first["opts"].(map[string]any)["deep"].([]any)[0] = "changed"
-	second, err := tl.decodeArgs([]byte(`{}`))
+	second, err := tl.args.Decode([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}

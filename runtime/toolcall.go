@@ -7,18 +7,20 @@ import (
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/content"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
 // What happens on tools/call, in order: callTool finds the tool, call
-// decodes and validates the arguments (decodeArgs), runs the tool's steps
+// decodes and validates the arguments (package input, Args.Decode), runs the tool's steps
 // (steprun.go), calls its handler, checks the result against the output
 // schema, renders the tool's content (content.go) and masks credentials.
 
 // MaxArgsSize bounds the JSON arguments of one tool call.
-const MaxArgsSize = 4 << 20
+const MaxArgsSize = input.MaxSize
 
 // callTool answers tools/call. An unknown tool is a protocol error (-32602),
 // as the go-sdk answers it, and so are a bad requestState or answer and, at
@@ -78,69 +80,15 @@ func (s *Server) unknownTool(name string) string {
 	return msg
 }
 
-// errInvalidArgs marks arguments the schema rejects.
-var errInvalidArgs = errors.New("invalid arguments")
-
-// decodeArgs parses, validates and completes a call's arguments. Most
-// calls take the quick way (schema.quickArgs), which checks as strictly and
-// decodes the same; the rest, and every invalid call, the general one.
-func (t *tool) decodeArgs(raw json.RawMessage) (map[string]any, error) {
-	if len(raw) > MaxArgsSize {
-		return nil, fmt.Errorf("%w: larger than %d bytes", errInvalidArgs, MaxArgsSize)
-	}
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage(`{}`) // no arguments: checked as none
-	}
-	args, checked := t.in.quickArgs(raw)
-	if !checked {
-		var err error
-		if args, err = decodeObject(raw); err != nil {
-			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
-		}
-	}
-	if name, ok := t.passedBound(args); ok {
-		return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", errInvalidArgs, name)
-	}
-	if !checked {
-		if err := t.in.validateNumbers(args); err != nil {
-			return nil, fmt.Errorf("%w: %v", errInvalidArgs, err)
-		}
-		handlers.Numbers(args)
-	}
-	for _, f := range t.fill {
-		if _, given := args[f.name]; !given && f.hasDefault {
-			args[f.name] = copyValue(f.def) // each call gets its own: a handler may change it
-		}
-		if i, ok := args[f.name].(int64); ok && f.number {
-			args[f.name] = float64(i)
-		}
-	}
-	return args, nil
-}
-
-// decodeObject decodes arguments, which must be an object, with numbers
-// left as json.Number for the validator.
-func decodeObject(raw []byte) (map[string]any, error) {
-	v, err := decodeNumbers(raw)
-	if err != nil {
-		return nil, err
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil, errors.New("arguments must be an object")
-	}
-	return m, nil
-}
-
 // prepare decodes and validates a call's arguments, and binds those the
 // server sets from the caller, whom it returns as expressions see it when
 // the tool reads `auth`.
 func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (args, who map[string]any, err error) {
-	if args, err = t.decodeArgs(raw); err != nil {
+	if args, err = t.args.Decode(raw); err != nil {
 		return nil, nil, err
 	}
 	if t.needsCaller { // the caller as expressions see it costs a copy of its claims
-		if who = s.identity.callerVars(ctx); who == nil {
+		if who = s.identity.CallerVars(ctx); who == nil {
 			return nil, nil, errors.New(errNoCaller)
 		}
 	}
@@ -160,11 +108,11 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 	if res == nil {
 		return &mcp.CallToolResult{}
 	}
-	return s.limitResult(ctx, t, s.mask.toolResult(res))
+	return s.limitResult(ctx, t, s.mask.ToolResult(res))
 }
 
 func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
-	if msg := s.limited(ctx, t); msg != "" {
+	if msg := s.limits.Limited(ctx, s.obs.Metrics, s.logger, t.def.Name, t.limit); msg != "" {
 		return errorResult(msg)
 	}
 	args, who, err := s.prepare(ctx, t, raw)
@@ -195,9 +143,9 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: who})
 		if err != nil {
 			if ctx.Err() != nil {
-				return errorResult("canceled: " + s.redact.apply(err.Error()))
+				return errorResult("canceled: " + s.redact.Apply(err.Error()))
 			}
-			return errorResult(s.redact.apply(err.Error()))
+			return errorResult(s.redact.Apply(err.Error()))
 		}
 		data["result"] = res.Structured
 		if res.Structured == nil {
@@ -206,13 +154,13 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	}
 	out := &mcp.CallToolResult{IsError: t.isError}
 	if res != nil {
-		out.Content, out.IsError = mcpContent(res.Content), res.IsError
+		out.Content, out.IsError = content.FromHandlers(res.Content), res.IsError
 		if res.Structured == nil && !res.IsError && t.out != nil {
 			return errorResult("the tool declares an output schema but its result has no structured content")
 		}
 		if res.Structured != nil && !res.IsError {
 			if t.out != nil {
-				if err := t.out.validate(res.Structured); err != nil {
+				if err := t.out.Validate(res.Structured); err != nil {
 					return errorResult("the result does not match the tool's output schema: " + err.Error())
 				}
 			}
@@ -221,8 +169,8 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 	}
 	// a handler's error result stands as it is: content renders results
 	if len(t.content) > 0 && (res == nil || !res.IsError) {
-		if out.Content, err = s.render(t.content, data); err != nil {
-			return errorResult(s.redact.apply(err.Error()))
+		if out.Content, err = content.Render(t.content, data); err != nil {
+			return errorResult(s.redact.Apply(err.Error()))
 		}
 	}
 	if len(out.Content) == 0 && out.StructuredContent != nil {
@@ -233,25 +181,6 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		out.Content = []mcp.Content{}
 	}
 	return out
-}
-
-// copyValue copies the lists and objects of a decoded JSON value.
-func copyValue(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = copyValue(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = copyValue(e)
-		}
-		return out
-	}
-	return v
 }
 
 func errorResult(msg string) *mcp.CallToolResult {

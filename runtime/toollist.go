@@ -55,7 +55,7 @@ func (s *Server) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, err
 	}
 	end := min(start+page, len(s.tools))
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, end-start)}
-	s.cache.tools.apply(&res.Cacheable) // the same on every page
+	s.cache.Tools.Apply(&res.Cacheable) // the same on every page
 	for _, t := range s.tools[start:end] {
 		res.Tools = append(res.Tools, t.def)
 	}

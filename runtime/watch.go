@@ -3,56 +3,13 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/watch"
 )
-
-// watchInterval is how often file-backed resources are checked for changes.
-const watchInterval = time.Second
-
-// maxWatched bounds the URIs of templated file resources watched for
-// subscribers: each is a stat per interval, and a client chooses them.
-const maxWatched = 1000
-
-// fileStamp identifies a version of a file.
-type fileStamp struct {
-	mod  time.Time
-	size int64
-	ok   bool
-}
-
-// watched is a resource URI backed by one file.
-type watched struct {
-	uri, root, name string
-	last            fileStamp
-}
-
-// watchSet holds the files watched for subscribers: those of resources
-// with a fixed file, from the start, and those of templated file resources,
-// added as clients subscribe to their URIs.
-type watchSet struct {
-	mu      sync.Mutex
-	fixed   []*watched
-	dynamic map[string]*watched // by URI
-}
-
-// newWatchSet watches the fixed files of s's resources.
-func newWatchSet(s *Server) *watchSet {
-	ws := &watchSet{dynamic: map[string]*watched{}}
-	for _, r := range s.resources {
-		if name, ok := constOf(r.file); ok && r.file != nil {
-			w := &watched{uri: r.def.URI, root: r.root, name: name}
-			w.last = w.stamp()
-			ws.fixed = append(ws.fixed, w)
-		}
-	}
-	return ws
-}
 
 // subscribe is the resources/subscribe handler. A URI of a templated file
 // resource starts being watched; other URIs need nothing (fixed files are
@@ -71,45 +28,9 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 		if err != nil || !filepath.IsLocal(name) {
 			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no resource at %q", uri)}
 		}
-		return s.watch.add(&watched{uri: uri, root: r.root, name: name})
+		return s.watch.Add(watch.File{URI: uri, Root: r.root, Name: name})
 	}
 	return nil
-}
-
-// add watches w, unless its URI is watched already.
-func (ws *watchSet) add(w *watched) error {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	if _, ok := ws.dynamic[w.uri]; ok {
-		return nil
-	}
-	if len(ws.dynamic) >= maxWatched {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
-			Message: fmt.Sprintf("too many resources subscribed to (at most %d)", maxWatched)}
-	}
-	w.last = w.stamp()
-	ws.dynamic[w.uri] = w
-	return nil
-}
-
-// changed returns the URIs whose files changed since the last call.
-func (ws *watchSet) changed() []string {
-	ws.mu.Lock()
-	defer ws.mu.Unlock()
-	var uris []string
-	check := func(w *watched) {
-		if st := w.stamp(); st != w.last {
-			w.last = st
-			uris = append(uris, w.uri)
-		}
-	}
-	for _, w := range ws.fixed {
-		check(w)
-	}
-	for _, w := range ws.dynamic {
-		check(w)
-	}
-	return uris
 }
 
 // WatchResources notifies subscribers of a file-backed resource whenever its
@@ -136,7 +57,7 @@ func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
 			return
 		case <-tick.C:
 		}
-		for _, uri := range s.watch.changed() {
+		for _, uri := range s.watch.Changed() {
 			_ = srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	}
@@ -144,7 +65,7 @@ func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
 
 // watches reports whether any resource is backed by a file.
 func (s *Server) watches() bool {
-	if len(s.watch.fixed) > 0 {
+	if s.watch.HasFixed() {
 		return true
 	}
 	for _, r := range s.templates {
@@ -153,17 +74,4 @@ func (s *Server) watches() bool {
 		}
 	}
 	return false
-}
-
-func (w *watched) stamp() fileStamp {
-	root, err := os.OpenRoot(w.root)
-	if err != nil {
-		return fileStamp{}
-	}
-	defer root.Close()
-	fi, err := root.Stat(w.name)
-	if err != nil {
-		return fileStamp{}
-	}
-	return fileStamp{mod: fi.ModTime(), size: fi.Size(), ok: true}
 }

@@ -1,0 +1,75 @@
+package runtime
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/task"
+	"github.com/mcpgen/mcpgen/spec"
+	"github.com/mcpgen/mcpgen/spec/suggest"
+)
+
+// taskOptions reads server.tasks.
+func (b *builder) taskOptions(f *load.File, t *spec.Tasks) {
+	if t == nil {
+		return
+	}
+	if t.MaxPerCaller < 0 {
+		b.errorf(f, "server.tasks.max_per_caller", "max_per_caller must be at least 1, got %d", t.MaxPerCaller)
+	}
+	for path, d := range map[string]spec.Duration{"ttl": t.TTL, "poll_interval": t.PollInterval} {
+		if d < 0 {
+			b.errorf(f, "server.tasks."+path, "%s must be positive", path)
+		}
+	}
+	o := &b.srv.taskOpts
+	o.TTL, o.PollInterval, o.MaxPerOwner = time.Duration(t.TTL), time.Duration(t.PollInterval), t.MaxPerCaller
+}
+
+// taskSupport declares how a built tool may run as a task.
+func (tl *tool) taskSupport(mode string) {
+	tl.task = mode
+	if mode != "" {
+		tl.def.Execution = &mcp.ToolExecution{TaskSupport: mode}
+	}
+}
+
+// taskAfter finds the step a tool's task_after names: -1 for none.
+func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*step) int {
+	if t.TaskAfter == "" {
+		return -1
+	}
+	if t.Task == "" {
+		b.errorf(f, path+".task_after", "task_after is for tools that run as tasks; add `task: optional` or `task: required`")
+		return -1
+	}
+	var names []string
+	for i, st := range steps {
+		if st.as == t.TaskAfter {
+			return i
+		}
+		if st.as != "" {
+			names = append(names, st.as)
+		}
+	}
+	b.diag(f, load.Error, path+".task_after", fmt.Sprintf("no step of this tool is named %q", t.TaskAfter),
+		suggest.DidYouMean(t.TaskAfter, names))
+	return -1
+}
+
+// startTasks creates the task manager when a tool runs as a task.
+func (b *builder) startTasks(store task.Store) {
+	s := b.srv
+	for _, t := range s.tools {
+		if t.task != "" {
+			s.taskOpts.Store = store
+			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
+			s.tasks = task.NewManager(s.taskOpts)
+			s.closers = append(s.closers, s.tasks)
+			return
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package input
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// The general way of a call's arguments, taken when the one-pass check
+// (scan.go) is not sure: decode with numbers as json.Number, validate
+// against the compiled schema, and say what is wrong.
+
+var printer = message.NewPrinter(language.English)
+
+// general decodes arguments with numbers as json.Number, refuses the
+// bound ones a client passed, validates the rest against the compiled
+// schema, and types the numbers as handlers expect them.
+func (a *Args) general(raw []byte) (map[string]any, error) {
+	args, err := decodeObject(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	for _, name := range a.bound {
+		if _, ok := args[name]; ok {
+			return nil, fmt.Errorf("%w: %s is set by the server from the caller's identity and cannot be passed", ErrInvalid, name)
+		}
+	}
+	if err := a.schema.validateNumbers(args); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	handlers.Numbers(args)
+	return args, nil
+}
+
+// Validate checks v (decoded with DecodeJSON, or a handler's structured
+// result) against the schema. The error names every failing location and
+// rule, for a model to correct its call.
+func (s *Schema) Validate(v any) error {
+	return s.validateNumbers(toValidatable(v))
+}
+
+// validateNumbers is validate for a value whose numbers are json.Number
+// already, as decodeNumbers leaves them: nothing is copied.
+func (s *Schema) validateNumbers(v any) error {
+	if err := s.ready(); err != nil {
+		return err
+	}
+	err := s.run(v)
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	return errors.New(leafErrors(ve))
+}
+
+// errNumberRange is what the validator cannot check: a number whose
+// exponent math/big refuses (beyond about a million), against a bound.
+var errNumberRange = errors.New("a number is out of the range the schema validator can compare")
+
+// run runs the validator. It recovers from the panic of
+// santhosh-tekuri/jsonschema v6.0.3 on errNumberRange's numbers (a nil
+// *big.Rat in numValidate), which would end the whole server.
+func (s *Schema) run(v any) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = errNumberRange
+		}
+	}()
+	return s.compiled.Validate(v)
+}
+
+// leafErrors renders the innermost causes of a validation error, one per
+// failing location and rule: "at /limit: maximum: got 900, want 100".
+func leafErrors(ve *jsonschema.ValidationError) string {
+	var msgs []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			loc := "/" + strings.Join(e.InstanceLocation, "/")
+			msgs = append(msgs, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(printer)))
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	slices.Sort(msgs)
+	return strings.Join(slices.Compact(msgs), "; ")
+}
+
+// toValidatable converts int64/float64 into json.Number, which is what the
+// validator expects for numbers.
+func toValidatable(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = toValidatable(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = toValidatable(e)
+		}
+		return out
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10))
+	case int:
+		return json.Number(strconv.Itoa(v))
+	case float64:
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	return v
+}
+
+// decodeNumbers decodes JSON with numbers left as json.Number.
+func decodeNumbers(raw []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	if d.More() {
+		return nil, errors.New("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// decodeObject decodes arguments, which must be an object, with numbers
+// left as json.Number for the validator.
+func decodeObject(raw []byte) (map[string]any, error) {
+	v, err := decodeNumbers(raw)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errors.New("arguments must be an object")
+	}
+	return m, nil
+}
