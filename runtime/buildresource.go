@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"mime"
 	"net/url"
@@ -136,13 +138,19 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 	if src.File != "" {
 		res.file = b.template(f, path+".file", src.File, roots)
 		res.root = b.path(f, src.Root)
+		rootOK := false
 		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
 			b.errorf(f, path+".root", "root %q is not a directory", src.Root)
 		} else {
-			b.kernelPath(f, path+".root", res.root)
+			rootOK = !b.kernelPath(f, path+".root", res.root)
 		}
-		if lit, ok := constOf(res.file); ok && res.mimeType == "" {
-			res.mimeType = mime.TypeByExtension(filepath.Ext(lit))
+		if lit, ok := constOf(res.file); ok {
+			if res.mimeType == "" {
+				res.mimeType = mime.TypeByExtension(filepath.Ext(lit))
+			}
+			if rootOK {
+				b.fileInRoot(f, path+".file", res.root, lit)
+			}
 		}
 	} else if src.Root != "" {
 		b.errorf(f, path+".root", "root is for file-backed resources")
@@ -155,6 +163,36 @@ func (b *builder) source(f *load.File, path string, res *resource, src *spec.Sou
 	}
 	if src.Handler != nil {
 		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, extra)
+	}
+}
+
+// fileInRoot checks a resource's fixed file by the rule serving reads it
+// with (os.Root: no "..", no absolute path, no symbolic link leading out of
+// root), so that validate refuses what serve would, and reports the file
+// to BuildOptions.Referenced (pack bundles it).
+func (b *builder) fileInRoot(f *load.File, path, dir, name string) {
+	if !filepath.IsLocal(name) {
+		b.errorf(f, path, "%q is outside the resource's root %s", name, dir)
+		return
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		b.errorf(f, path, "%s", load.ReadError(err))
+		return
+	}
+	defer root.Close()
+	st, err := root.Stat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		b.diag(f, load.Error, path, fmt.Sprintf("%q does not exist in %s", name, dir),
+			"the file is read when a client reads the resource: create it, or fix the name (or root)")
+	case err != nil:
+		b.diag(f, load.Error, path, fmt.Sprintf("%q leads outside the resource's root %s", name, dir),
+			"a symbolic link to a file outside root is refused when the resource is read; copy the file in, or set root to where it is")
+	case !st.Mode().IsRegular():
+		b.errorf(f, path, "%q is not a regular file", name)
+	case b.opts.Referenced != nil:
+		b.opts.Referenced(filepath.Join(dir, name))
 	}
 }
 

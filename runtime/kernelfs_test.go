@@ -25,6 +25,9 @@ func TestKernelFilesystemsRefused(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "files"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(dir, "files", "a.txt"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct{ name, config, want string }{
 		{"proc root", "resources:\n  - {uri: x://env, name: env, file: environ, root: /proc/self}", "resources[0].root: /proc/"},
 		{"sys root", "resources:\n  - {uri: x://k, name: k, file: kernel/hostname, root: /sys}", "resources[0].root: /sys is or holds /sys (sysfs)"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -174,5 +175,39 @@ func TestFileType(t *testing.T) {
 		if got != tt.want || text != tt.text {
 			t.Errorf("content.FileType(%q, %q) = %q, text %v; want %q, text %v", tt.mimeType, tt.name, got, text, tt.want, tt.text)
 		}
+	}
+}
+
+// TestResourceFileChecked: a resource's fixed file is checked when the
+// config builds by the rule reading it follows: missing, or a symbolic
+// link leading out of its root, is an error at the field (validate said
+// ok, and the client got "Resource not found"); a file that is there is
+// reported as referenced, so that pack bundles it.
+func TestResourceFileChecked(t *testing.T) {
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	if err := os.WriteFile(outside, []byte("outside"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := writeFiles(t, map[string]string{"docs/guide.md": "# guide", "mcpgen.yaml": `version: 1
+resources:
+  - {uri: "docs://guide", name: guide, file: docs/guide.md}
+  - {uri: "docs://missing", name: missing, file: docs/missing.md}
+  - {uri: "docs://link", name: link, file: docs/link.md}
+  - {uri: "docs://up", name: up, file: ../secret.txt}
+`})
+	if err := os.Symlink(outside, filepath.Join(dir, "docs", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	var referenced []string
+	_, ds := Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(nil)},
+		BuildOptions{Registry: testRegistry(nil), Referenced: func(p string) { referenced = append(referenced, p) }})
+	wantDiag(t, ds, "resources[1].file", `"docs/missing.md" does not exist in`)
+	wantDiag(t, ds, "resources[2].file", `"docs/link.md" leads outside the resource's root`)
+	wantDiag(t, ds, "resources[3].file", `"../secret.txt" is outside the resource's root`)
+	if ds.Errors() != 3 {
+		t.Errorf("%d errors, want 3:\n%v", ds.Errors(), ds)
+	}
+	if !slices.Contains(referenced, filepath.Join(dir, "docs/guide.md")) {
+		t.Errorf("referenced %q lacks docs/guide.md", referenced)
 	}
 }

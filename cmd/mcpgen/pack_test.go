@@ -274,3 +274,48 @@ func TestREADMEPack(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestPackFilesByServesRules: a resource's file is bundled (it was left
+// out, and the packed server answered "Resource not found"), and a file the
+// config reads through a symbolic link to outside its directory is not
+// bundled but named in a warning (it was copied in silently).
+func TestPackFilesByServesRules(t *testing.T) {
+	if raceEnabled {
+		t.Skip("compressing the binary under the race detector takes minutes; the plain run packs it")
+	}
+	t.Parallel()
+	outside := filepath.Join(t.TempDir(), "private.tmpl")
+	if err := os.WriteFile(outside, []byte("private text"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, body := range map[string]string{"docs/guide.md": "# guide", "mcpgen.yaml": `version: 1
+server: {name: files}
+resources:
+  - {uri: "docs://guide", name: guide, file: docs/guide.md}
+  - {uri: "docs://linked", name: linked, template_file: linked.tmpl}
+`} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "linked.tmpl")); err != nil {
+		t.Fatal(err)
+	}
+	bundle := filepath.Join(t.TempDir(), "files.mcpb")
+	code, _, stderr := runMcpgen("pack", filepath.Join(dir, "mcpgen.yaml"), "-o", bundle, "--binary", binary(t))
+	if code != exitOK {
+		t.Fatalf("pack: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "linked.tmpl is a link to "+outside+", outside the configs' directory, and is not bundled") {
+		t.Errorf("no warning about the link: %s", stderr)
+	}
+	_, _, names := unzip(t, bundle)
+	if !slices.Contains(names, "config/docs/guide.md") || slices.Contains(names, "config/linked.tmpl") {
+		t.Errorf("bundle entries %q: want config/docs/guide.md and not config/linked.tmpl", names)
+	}
+}

@@ -175,6 +175,11 @@ func (b *Bundle) addReferenced(files map[string]string, root string) ([]string, 
 				"it must exist at that path on the user's machine", p))
 			continue
 		}
+		if target, ok := linksOut(root, abs); ok {
+			warnings = append(warnings, fmt.Sprintf("%s is a link to %s, outside the configs' directory, and is not bundled: "+
+				"copy the file in, or it must exist at that path on the user's machine", p, target))
+			continue
+		}
 		if !info.IsDir() {
 			if info.Mode().IsRegular() {
 				files["config/"+rel] = abs
@@ -194,6 +199,25 @@ func (b *Bundle) addReferenced(files map[string]string, root string) ([]string, 
 		}
 	}
 	return warnings, nil
+}
+
+// linksOut reports whether p, inside root, is (or is under) a symbolic
+// link whose target is outside root, and returns the target: the rule
+// serving applies to resource files (os.Root), so that a bundle never
+// carries a file from elsewhere on the packer's machine.
+func linksOut(root, p string) (string, bool) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	if _, err := inside(realRoot, real); err != nil {
+		return real, true
+	}
+	return "", false
 }
 
 // commonDir is the deepest directory holding every path.
