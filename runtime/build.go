@@ -31,6 +31,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/watch"
@@ -706,7 +707,7 @@ func argNames(t types.Type) []string {
 }
 
 func newServer(logger *slog.Logger) *Server {
-	index := map[string]*tool{} // the same map until Select narrows toolIndex
+	index := map[string]*plan.Tool{} // the same map until Select narrows toolIndex
 	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
 		backends: map[string]any{}, identity: identity.New(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
 		limits: limits.NewSet(), obs: &observe.Observer{}}

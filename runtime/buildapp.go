@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
@@ -28,7 +29,7 @@ type appRef struct {
 
 // appResource makes res an app's page: the ui:// scheme, the extension's
 // MIME type, and its settings in _meta.ui of the listing and of every read.
-func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *resource) {
+func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *plan.Resource) {
 	if !strings.HasPrefix(r.URI, "ui://") {
 		b.diag(f, load.Error, path+".uri", fmt.Sprintf("the URI of an app is a ui:// URI, not %q", r.URI), "e.g. ui://shop/orders")
 	}
@@ -38,7 +39,7 @@ func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *
 				"leave mime_type out")
 		}
 	}
-	res.mimeType, res.def.MIMEType = appMIMEType, appMIMEType
+	res.MimeType, res.Def.MIMEType = appMIMEType, appMIMEType
 	ui := map[string]any{}
 	if c := r.App.CSP; c != nil {
 		csp := map[string]any{}
@@ -60,8 +61,8 @@ func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *
 	if r.App.PrefersBorder != nil {
 		ui["prefersBorder"] = *r.App.PrefersBorder
 	}
-	res.meta = mcp.Meta{"ui": ui}
-	res.def.Meta = res.meta
+	res.Meta = mcp.Meta{"ui": ui}
+	res.Def.Meta = res.Meta
 	b.srv.apps = append(b.srv.apps, r.URI)
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/expr-lang/expr/types"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -23,8 +24,8 @@ func unbound(args []*spec.Arg) []*spec.Arg {
 
 // boundArgs compiles the `from` of a tool's bound arguments and adds their
 // types to argsType, so that handler expressions read them as `args.NAME`.
-func (b *builder) boundArgs(f *load.File, path string, t *spec.Tool, argsType types.Type) []boundArg {
-	var out []boundArg
+func (b *builder) boundArgs(f *load.File, path string, t *spec.Tool, argsType types.Type) []plan.BoundArg {
+	var out []plan.BoundArg
 	for i, a := range t.Args {
 		if a == nil || a.From == "" {
 			continue
@@ -43,7 +44,7 @@ func (b *builder) boundArgs(f *load.File, path string, t *spec.Tool, argsType ty
 		if m, ok := argsType.(types.Map); ok {
 			m[a.Name] = eval.TypeOf(map[string]any{"type": cmp.Or(a.Type, "string")})
 		}
-		out = append(out, boundArg{name: a.Name, typ: a.Type, required: a.Required, from: v})
+		out = append(out, plan.BoundArg{Name: a.Name, Type: a.Type, Required: a.Required, From: v})
 	}
 	return out
 }
@@ -64,10 +65,10 @@ func (b *builder) boundOnly(f *load.File, path string, a *spec.Arg) {
 }
 
 // boundNames lists the names of the bound arguments.
-func boundNames(bound []boundArg) []string {
+func boundNames(bound []plan.BoundArg) []string {
 	var out []string
 	for _, a := range bound {
-		out = append(out, a.name)
+		out = append(out, a.Name)
 	}
 	return out
 }

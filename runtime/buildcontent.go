@@ -79,7 +79,7 @@ func (b *builder) binary(f *load.File, path, kind string, bin *spec.Binary) *con
 
 func (b *builder) embedded(f *load.File, path string, e *spec.Embedded, roots map[string][]string) *content.Block {
 	c := b.contents(f, path, e.Text, e.Blob, e.MimeType, roots)
-	blk := &content.Block{Kind: "resource", MIMEType: c.mimeType, Text: c.text, Data: c.blob,
+	blk := &content.Block{Kind: "resource", MIMEType: c.MimeType, Text: c.Text, Data: c.Blob,
 		URI: b.template(f, path+".uri", e.URI, roots)}
 	var file string
 	if e.File != "" {

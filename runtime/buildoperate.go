@@ -17,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/ratelimit"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -41,7 +42,7 @@ func (b *builder) concurrency(f *load.File, path string, c *spec.Concurrency) *l
 
 // toolCache checks a tool's `cache`, once the tool is built: it must be
 // read-only, and per caller when its result depends on the caller.
-func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *limits.Cache {
+func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *plan.Tool) *limits.Cache {
 	c := t.Cache
 	if c == nil {
 		return nil
@@ -50,7 +51,7 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *
 		b.errorf(f, path+".ttl", "ttl must be positive, e.g. 30s")
 		return nil
 	}
-	if tl.def.Annotations == nil || !tl.def.Annotations.ReadOnlyHint {
+	if tl.Def.Annotations == nil || !tl.Def.Annotations.ReadOnlyHint {
 		b.diag(f, load.Error, path, "cache is for read-only tools: a cached call runs nothing",
 			"set annotations.read_only: true if the tool only reads")
 		return nil
@@ -59,7 +60,7 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *
 	if c.PerCaller != nil {
 		perCaller = *c.PerCaller
 	}
-	if tl.needsCaller && !perCaller {
+	if tl.NeedsCaller && !perCaller {
 		b.diag(f, load.Error, path+".per_caller", "the tool reads `auth`: its results depend on the caller and must be cached per caller",
 			"remove per_caller: false")
 		return nil
@@ -67,7 +68,7 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *tool) *
 	if b.srv.limits.Results == nil {
 		b.srv.limits.Results = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
 	}
-	return &limits.Cache{TTL: time.Duration(c.TTL), PerCaller: perCaller || tl.needsCaller}
+	return &limits.Cache{TTL: time.Duration(c.TTL), PerCaller: perCaller || tl.NeedsCaller}
 }
 
 // cacheConfig sizes the result cache from server.cache.
@@ -181,9 +182,9 @@ func (b *builder) metricNames() (tools, backends []string) {
 	s := b.srv
 	seen := map[string]bool{}
 	for _, t := range s.tools {
-		tools = append(tools, t.def.Name)
-		if t.backend != "" {
-			seen[t.backend] = true
+		tools = append(tools, t.Def.Name)
+		if t.Backend != "" {
+			seen[t.Backend] = true
 		}
 	}
 	for name := range s.backends {

@@ -9,20 +9,21 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
 func (b *builder) prompts(f *load.File) {
 	b.srv.prompts = append(b.srv.prompts, entries(b, f, "prompts", "empty prompt", f.Config.Prompts,
-		func(_ int, path string, p *spec.Prompt) *prompt { return b.prompt(f, path, p) })...)
+		func(_ int, path string, p *spec.Prompt) *plan.Prompt { return b.prompt(f, path, p) })...)
 }
 
-func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
+func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *plan.Prompt {
 	before := b.ds.Errors()
 	b.named(f, path, "prompt", p.Name)
-	pr := &prompt{def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description,
-		Icons: b.icons(f, path+".icons", p.Icons)}, args: p.Arguments, scopes: p.Scopes,
-		cacheCfg: p.CacheHint}
+	pr := &plan.Prompt{Def: &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description,
+		Icons: b.icons(f, path+".icons", p.Icons)}, Args: p.Arguments, Scopes: p.Scopes,
+		CacheCfg: p.CacheHint}
 	b.scopeList(f, path+".scopes", p.Scopes)
 	var names []string
 	for i, a := range p.Arguments {
@@ -34,20 +35,20 @@ func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 			b.errorf(f, fmt.Sprintf("%s.arguments[%d].name", path, i), "argument %q is declared twice", a.Name)
 		}
 		names = append(names, a.Name)
-		pr.def.Arguments = append(pr.def.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title,
+		pr.Def.Arguments = append(pr.Def.Arguments, &mcp.PromptArgument{Name: a.Name, Title: a.Title,
 			Description: a.Description, Required: a.Required})
 		b.promptCompleter(f, fmt.Sprintf("%s.arguments[%d]", path, i), pr, a)
 	}
 	roots := map[string][]string{"args": names}
-	pr.steps = b.askingSteps(f, path, "prompt", p.Steps, roots)
+	pr.Steps = b.askingSteps(f, path, "prompt", p.Steps, roots)
 	for i, m := range p.Messages {
 		mp := fmt.Sprintf("%s.messages[%d]", path, i)
 		if m == nil {
 			continue // reported when the file loaded
 		}
-		pr.roles = append(pr.roles, mcp.Role(cmp.Or(m.Role, "user"))) // the loader checked the role
+		pr.Roles = append(pr.Roles, mcp.Role(cmp.Or(m.Role, "user"))) // the loader checked the role
 		if blk := b.block(f, mp, &m.Content, roots); blk != nil {
-			pr.messages = append(pr.messages, blk)
+			pr.Messages = append(pr.Messages, blk)
 		}
 	}
 	if len(p.Messages) == 0 && f.Given(path+".messages") {
@@ -60,7 +61,7 @@ func (b *builder) prompt(f *load.File, path string, p *spec.Prompt) *prompt {
 }
 
 // promptCompleter builds the complete_from handler of argument a.
-func (b *builder) promptCompleter(f *load.File, path string, pr *prompt, a *spec.PromptArg) {
+func (b *builder) promptCompleter(f *load.File, path string, pr *plan.Prompt, a *spec.PromptArg) {
 	if a.CompleteFrom == nil {
 		return
 	}
@@ -68,10 +69,10 @@ func (b *builder) promptCompleter(f *load.File, path string, pr *prompt, a *spec
 		return // reported when the file loaded
 	}
 	if h := b.completer(f, path+".complete_from", a.CompleteFrom); h != nil {
-		if pr.completers == nil {
-			pr.completers = map[string]handlers.Handler{}
+		if pr.Completers == nil {
+			pr.Completers = map[string]handlers.Handler{}
 		}
-		pr.completers[a.Name] = h
+		pr.Completers[a.Name] = h
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -37,10 +38,10 @@ func (b *builder) protocolConfig(f *load.File, s *spec.Server) {
 
 // requiredCapabilities joins a tool's `requires` with what its steps need,
 // leaving out steps that run only if the client supports them.
-func requiredCapabilities(given []string, steps []*step) []string {
+func requiredCapabilities(given []string, steps []*plan.Step) []string {
 	out := slices.Clone(given)
 	for _, st := range steps {
-		if c := st.capability(); c != "" && !st.ifSupported {
+		if c := st.Capability(); c != "" && !st.IfSupported {
 			out = append(out, c)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/watch"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/rule"
@@ -28,25 +29,27 @@ import (
 
 func (b *builder) resources(f *load.File) {
 	b.srv.resources = append(b.srv.resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
-		func(_ int, path string, r *spec.Resource) *resource { return b.resource(f, path, r) })...)
+		func(_ int, path string, r *spec.Resource) *plan.Resource { return b.resource(f, path, r) })...)
 	b.srv.templates = append(b.srv.templates, entries(b, f, "resource_templates", "empty resource template",
 		f.Config.ResourceTemplates,
-		func(_ int, path string, r *spec.ResourceTemplate) *resource { return b.resourceTemplate(f, path, r) })...)
+		func(_ int, path string, r *spec.ResourceTemplate) *plan.Resource {
+			return b.resourceTemplate(f, path, r)
+		})...)
 }
 
 // resource builds a resource with a fixed URI; nil after reporting.
-func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resource {
+func (b *builder) resource(f *load.File, path string, r *spec.Resource) *plan.Resource {
 	before := b.ds.Errors()
 	if _, err := url.Parse(r.URI); err != nil || !strings.Contains(r.URI, ":") {
 		b.diag(f, load.Error, path+".uri", fmt.Sprintf("invalid URI %q", r.URI), "a URI has a scheme, e.g. docs://handbook")
 	} else {
 		b.unique(f, "resource", r.URI, path+".uri")
 	}
-	res := &resource{def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, scopes: r.Scopes, cacheCfg: r.CacheHint}
+	res := &plan.Resource{Def: &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title,
+		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, Scopes: r.Scopes, CacheCfg: r.CacheHint}
 	b.scopeList(f, path+".scopes", r.Scopes)
 	b.source(f, path, res, &r.Source, types.Map{}, r.MimeType, r.Steps)
-	res.def.MIMEType = res.mimeType
+	res.Def.MIMEType = res.MimeType
 	if r.App != nil {
 		b.appResource(f, path, r, res)
 	}
@@ -57,7 +60,7 @@ func (b *builder) resource(f *load.File, path string, r *spec.Resource) *resourc
 }
 
 // resourceTemplate builds a resource template; nil after reporting.
-func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTemplate) *resource {
+func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTemplate) *plan.Resource {
 	before := b.ds.Errors()
 	ut, err := uritemplate.New(r.URITemplate)
 	if err != nil || !strings.Contains(r.URITemplate, ":") {
@@ -66,22 +69,22 @@ func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTe
 		return nil
 	}
 	b.unique(f, "resource template", r.URITemplate, path+".uri_template")
-	res := &resource{tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
-		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, match: ut, vars: ut.Varnames(), complete: r.Complete,
-		scopes: r.Scopes, cacheCfg: r.CacheHint}
+	res := &plan.Resource{Tmpl: &mcp.ResourceTemplate{URITemplate: r.URITemplate, Name: r.Name, Title: r.Title,
+		Description: r.Description, MIMEType: r.MimeType, Icons: b.icons(f, path+".icons", r.Icons)}, Match: ut, Vars: ut.Varnames(), Complete: r.Complete,
+		Scopes: r.Scopes, CacheCfg: r.CacheHint}
 	b.scopeList(f, path+".scopes", r.Scopes)
 	for v := range r.Complete {
-		if !slices.Contains(res.vars, v) {
+		if !slices.Contains(res.Vars, v) {
 			b.diag(f, load.Error, path+".complete."+v, fmt.Sprintf("%q is not a variable of the template", v), "")
 		}
 	}
 	b.templateCompleters(f, path, res, r)
 	argsType := types.Map{}
-	for _, v := range res.vars {
+	for _, v := range res.Vars {
 		argsType[v] = types.String
 	}
 	b.source(f, path, res, &r.Source, argsType, r.MimeType, r.Steps)
-	res.tmpl.MIMEType = res.mimeType
+	res.Tmpl.MIMEType = res.MimeType
 	if b.ds.Errors() > before {
 		return nil
 	}
@@ -89,21 +92,21 @@ func (b *builder) resourceTemplate(f *load.File, path string, r *spec.ResourceTe
 }
 
 // templateCompleters builds the complete_from handlers of a template's variables.
-func (b *builder) templateCompleters(f *load.File, path string, res *resource, r *spec.ResourceTemplate) {
+func (b *builder) templateCompleters(f *load.File, path string, res *plan.Resource, r *spec.ResourceTemplate) {
 	for _, v := range slices.Sorted(maps.Keys(r.CompleteFrom)) {
 		p := path + ".complete_from." + v
 		switch {
-		case !slices.Contains(res.vars, v):
+		case !slices.Contains(res.Vars, v):
 			b.diag(f, load.Error, p, fmt.Sprintf("%q is not a variable of the template", v), "")
 		case len(r.Complete[v]) > 0:
 			g := rule.Group{Names: []string{"complete." + v, "complete_from." + v}}
 			b.diag(f, load.Error, p, g.Message(), rule.Found(g.Names))
 		default:
 			if h := b.completer(f, p, r.CompleteFrom[v]); h != nil {
-				if res.completers == nil {
-					res.completers = map[string]handlers.Handler{}
+				if res.Completers == nil {
+					res.Completers = map[string]handlers.Handler{}
 				}
-				res.completers[v] = h
+				res.Completers[v] = h
 			}
 		}
 	}
@@ -113,56 +116,56 @@ func (b *builder) templateCompleters(f *load.File, path string, res *resource, r
 // (the loader checked that at most one is given). The MIME type is mimeType when
 // given, else text/plain for text and application/octet-stream for a blob.
 func (b *builder) contents(f *load.File, path string, text *string, blob, mimeType string,
-	roots map[string][]string) contents {
-	c := contents{mimeType: mimeType}
+	roots map[string][]string) plan.Contents {
+	c := plan.Contents{MimeType: mimeType}
 	if text != nil {
-		c.text = b.template(f, path+".text", *text, roots)
-		c.mimeType = cmp.Or(c.mimeType, "text/plain")
+		c.Text = b.template(f, path+".text", *text, roots)
+		c.MimeType = cmp.Or(c.MimeType, "text/plain")
 	}
 	if blob != "" {
-		c.blob, _ = b.decodeBase64(f, path+".blob", blob)
-		c.mimeType = cmp.Or(c.mimeType, "application/octet-stream")
+		c.Blob, _ = b.decodeBase64(f, path+".blob", blob)
+		c.MimeType = cmp.Or(c.MimeType, "application/octet-stream")
 	}
 	return c
 }
 
 // source compiles where a resource's contents come from.
-func (b *builder) source(f *load.File, path string, res *resource, src *spec.Source, args types.Map, mimeType string, steps []*spec.Step) {
+func (b *builder) source(f *load.File, path string, res *plan.Resource, src *spec.Source, args types.Map, mimeType string, steps []*spec.Step) {
 	roots := map[string][]string{"args": argNames(args)}
 	var extra types.Map
 	if len(steps) > 0 {
-		res.steps = b.askingSteps(f, path, "resource", steps, roots)
+		res.Steps = b.askingSteps(f, path, "resource", steps, roots)
 		extra = stepsType(roots["steps"])
 	}
-	res.contents = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
+	res.Contents = b.contents(f, path, src.Text, src.Blob, mimeType, roots)
 	if src.File != "" {
-		res.file = b.template(f, path+".file", src.File, roots)
-		res.root = b.path(f, src.Root)
+		res.File = b.template(f, path+".file", src.File, roots)
+		res.Root = b.path(f, src.Root)
 		rootOK := false
-		if st, err := os.Stat(res.root); err != nil || !st.IsDir() {
+		if st, err := os.Stat(res.Root); err != nil || !st.IsDir() {
 			b.errorf(f, path+".root", "root %q is not a directory", src.Root)
 		} else {
-			rootOK = !b.kernelPath(f, path+".root", res.root)
+			rootOK = !b.kernelPath(f, path+".root", res.Root)
 		}
-		if lit, ok := constOf(res.file); ok {
-			if res.mimeType == "" {
-				res.mimeType = mime.TypeByExtension(filepath.Ext(lit))
+		if lit, ok := constOf(res.File); ok {
+			if res.MimeType == "" {
+				res.MimeType = mime.TypeByExtension(filepath.Ext(lit))
 			}
 			if rootOK {
-				b.fileInRoot(f, path+".file", res.root, lit)
+				b.fileInRoot(f, path+".file", res.Root, lit)
 			}
 		}
 	} else if src.Root != "" {
 		b.errorf(f, path+".root", "root is for file-backed resources")
 	}
 	if src.TemplateFile != "" {
-		res.text = b.templateFile(f, path+".template_file", src.TemplateFile, roots)
-		if res.mimeType == "" {
-			res.mimeType, _ = content.FileType("", src.TemplateFile, nil)
+		res.Text = b.templateFile(f, path+".template_file", src.TemplateFile, roots)
+		if res.MimeType == "" {
+			res.MimeType, _ = content.FileType("", src.TemplateFile, nil)
 		}
 	}
 	if src.Handler != nil {
-		res.handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, extra)
+		res.Handler = b.buildHandler(f, path+".handler", src.Handler, args, nil, extra)
 	}
 }
 
@@ -234,8 +237,8 @@ func (b *builder) templateFile(f *load.File, path, name string, roots map[string
 func watchFiles(s *Server) []watch.File {
 	var out []watch.File
 	for _, r := range s.resources {
-		if name, ok := constOf(r.file); ok && r.file != nil {
-			out = append(out, watch.File{URI: r.def.URI, Root: r.root, Name: name})
+		if name, ok := constOf(r.File); ok && r.File != nil {
+			out = append(out, watch.File{URI: r.Def.URI, Root: r.Root, Name: name})
 		}
 	}
 	return out

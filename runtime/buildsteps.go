@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
@@ -25,15 +26,15 @@ var emptyForm = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // steps compiles a tool's confirm and steps. roots gains `steps`, naming
 // the results later templates may use.
-func (b *builder) steps(f *load.File, path string, t *spec.Tool, roots map[string][]string) []*step {
-	var out []*step
+func (b *builder) steps(f *load.File, path string, t *spec.Tool, roots map[string][]string) []*plan.Step {
+	var out []*plan.Step
 	if t.Confirm != "" {
-		out = append(out, &step{kind: "confirm", key: "confirm", text: b.template(f, path+".confirm", t.Confirm, roots),
-			schema: emptyForm})
+		out = append(out, &plan.Step{Kind: "confirm", Key: "confirm", Text: b.template(f, path+".confirm", t.Confirm, roots),
+			Schema: emptyForm})
 	}
 	out = append(out, b.stepList(f, path, t.Steps, roots)...)
 	for i, st := range out {
-		if i > 0 && out[0].kind == "confirm" && st.key == "confirm" {
+		if i > 0 && out[0].Kind == "confirm" && st.Key == "confirm" {
 			b.errorf(f, path+".confirm", "a step result is named confirm too; name it otherwise, the answers would mix")
 		}
 	}
@@ -41,8 +42,8 @@ func (b *builder) steps(f *load.File, path string, t *spec.Tool, roots map[strin
 }
 
 // stepList compiles a list of steps (a tool's or a prompt's).
-func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots map[string][]string) []*step {
-	var out []*step
+func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots map[string][]string) []*plan.Step {
+	var out []*plan.Step
 	names := []string{}
 	for i, st := range steps {
 		p := fmt.Sprintf("%s.steps[%d]", path, i)
@@ -52,14 +53,14 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 			continue
 		}
 		if st.When != nil {
-			s.when, s.whenSrc = b.stepCondition(f, p+".when", st.When, stepRoots), st.When.Node.Value
+			s.When, s.WhenSrc = b.stepCondition(f, p+".when", st.When, stepRoots), st.When.Node.Value
 		}
-		s.key = cmp.Or(s.as, fmt.Sprintf("step%d", i+1))
-		if s.as != "" {
-			if slices.Contains(names, s.as) {
-				b.errorf(f, p, "step result %q is named twice", s.as)
+		s.Key = cmp.Or(s.As, fmt.Sprintf("step%d", i+1))
+		if s.As != "" {
+			if slices.Contains(names, s.As) {
+				b.errorf(f, p, "step result %q is named twice", s.As)
 			}
-			names = append(names, s.as)
+			names = append(names, s.As)
 		}
 		out = append(out, s)
 	}
@@ -70,7 +71,7 @@ func (b *builder) stepList(f *load.File, path string, steps []*spec.Step, roots 
 
 // askingSteps compiles the steps of a prompt or a resource (what), which
 // can only ask the client.
-func (b *builder) askingSteps(f *load.File, path, what string, steps []*spec.Step, roots map[string][]string) []*step {
+func (b *builder) askingSteps(f *load.File, path, what string, steps []*spec.Step, roots map[string][]string) []*plan.Step {
 	out := b.stepList(f, path, steps, roots)
 	b.statelessSteps(f, path, "", steps)
 	for i, st := range steps {
@@ -84,13 +85,13 @@ func (b *builder) askingSteps(f *load.File, path, what string, steps []*spec.Ste
 // warnCallBeforeQuestion warns of a call step before a step that asks the
 // client: a 2026-07-28 request runs the steps again when the answer comes
 // back, so the call's request is sent again.
-func (b *builder) warnCallBeforeQuestion(f *load.File, path string, steps []*step) {
+func (b *builder) warnCallBeforeQuestion(f *load.File, path string, steps []*plan.Step) {
 	for i, st := range steps {
-		if st.kind != "call" {
+		if st.Kind != "call" {
 			continue
 		}
 		for _, later := range steps[i+1:] {
-			if later.capability() != "" {
+			if later.Capability() != "" {
 				b.diag(f, load.Warning, fmt.Sprintf("%s.steps[%d]", path, i),
 					"this request is sent again when a later step's question is answered (2026-07-28 requests)",
 					"put call steps that change something after the steps that ask the client")
@@ -109,23 +110,23 @@ func withRoot(roots map[string][]string, name string, below []string) map[string
 	return m
 }
 
-func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[string][]string) *step {
+func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[string][]string) *plan.Step {
 	switch {
 	case st == nil:
 		return nil // reported when the file loaded, as a step without an action
 	case st.Log != nil:
 		return b.logStep(f, path+".log", st.Log, roots)
 	case st.Progress != nil:
-		return &step{kind: "progress", progress: st.Progress.Progress, total: st.Progress.Total,
-			text: b.template(f, path+".progress.message", st.Progress.Message, roots)}
+		return &plan.Step{Kind: "progress", Progress: st.Progress.Progress, Total: st.Progress.Total,
+			Text: b.template(f, path+".progress.message", st.Progress.Message, roots)}
 	case st.Sleep != nil:
-		return &step{kind: "sleep", wait: time.Duration(*st.Sleep)}
+		return &plan.Step{Kind: "sleep", Wait: time.Duration(*st.Sleep)}
 	case st.Sample != nil:
 		return b.sampleStep(f, path+".sample", st.Sample, roots)
 	case st.Elicit != nil:
 		return b.elicitStep(f, path+".elicit", st.Elicit, roots)
 	case st.Roots != nil:
-		return &step{kind: "roots", as: st.Roots.As, ifSupported: st.Roots.IfSupported}
+		return &plan.Step{Kind: "roots", As: st.Roots.As, IfSupported: st.Roots.IfSupported}
 	case st.Call != nil:
 		return b.callStep(f, path+".call", st.Call, roots)
 	case st.CloseStream != nil:
@@ -133,38 +134,38 @@ func (b *builder) step(f *load.File, path string, st *spec.Step, roots map[strin
 		if retry <= 0 {
 			retry = 100 * time.Millisecond
 		}
-		return &step{kind: "close_stream", wait: retry}
+		return &plan.Step{Kind: "close_stream", Wait: retry}
 	}
 	return nil // no action: reported when the file loaded
 }
 
-func (b *builder) logStep(f *load.File, path string, l *spec.LogStep, roots map[string][]string) *step {
-	s := &step{kind: "log", level: "info", logger: l.Logger, text: b.template(f, path+".message", l.Message, roots)}
+func (b *builder) logStep(f *load.File, path string, l *spec.LogStep, roots map[string][]string) *plan.Step {
+	s := &plan.Step{Kind: "log", Level: "info", Logger: l.Logger, Text: b.template(f, path+".message", l.Message, roots)}
 	if l.Level != "" {
-		s.level = mcp.LoggingLevel(l.Level) // the decoder checked it against the enum
+		s.Level = mcp.LoggingLevel(l.Level) // the decoder checked it against the enum
 	}
 	return s
 }
 
-func (b *builder) sampleStep(f *load.File, path string, sm *spec.SampleStep, roots map[string][]string) *step {
-	s := &step{kind: "sample", as: sm.As, maxTokens: int64(sm.MaxTokens), ifSupported: sm.IfSupported,
-		text: b.template(f, path+".prompt", sm.Prompt, roots)}
+func (b *builder) sampleStep(f *load.File, path string, sm *spec.SampleStep, roots map[string][]string) *plan.Step {
+	s := &plan.Step{Kind: "sample", As: sm.As, MaxTokens: int64(sm.MaxTokens), IfSupported: sm.IfSupported,
+		Text: b.template(f, path+".prompt", sm.Prompt, roots)}
 	if sm.System != "" {
-		s.system = b.template(f, path+".system", sm.System, roots)
+		s.System = b.template(f, path+".system", sm.System, roots)
 	}
-	if s.maxTokens <= 0 {
-		s.maxTokens = DefaultMaxTokens
+	if s.MaxTokens <= 0 {
+		s.MaxTokens = DefaultMaxTokens
 	}
 	if sm.Temperature != nil {
-		s.temperature = *sm.Temperature
+		s.Temperature = *sm.Temperature
 	}
 	b.offerTools(f, path, sm, s)
 	return s
 }
 
-func (b *builder) elicitStep(f *load.File, path string, e *spec.ElicitStep, roots map[string][]string) *step {
-	s := &step{kind: "elicit", as: e.As, optional: e.Optional, schema: emptyForm, ifSupported: e.IfSupported,
-		text: b.template(f, path+".message", e.Message, roots)}
+func (b *builder) elicitStep(f *load.File, path string, e *spec.ElicitStep, roots map[string][]string) *plan.Step {
+	s := &plan.Step{Kind: "elicit", As: e.As, Optional: e.Optional, Schema: emptyForm, IfSupported: e.IfSupported,
+		Text: b.template(f, path+".message", e.Message, roots)}
 	if e.URL != "" || e.Until != nil || e.PollEvery != 0 || e.Timeout != 0 {
 		return b.urlStep(f, path, e, s, roots)
 	}
@@ -177,7 +178,7 @@ func (b *builder) elicitStep(f *load.File, path string, e *spec.ElicitStep, root
 			b.diag(f, load.Error, path+".schema", fmt.Sprintf("invalid elicitation schema: %v", err),
 				"an object whose properties are strings, numbers, integers, booleans or enums")
 		}
-		s.schema = raw
+		s.Schema = raw
 	}
 	return s
 }
@@ -230,14 +231,14 @@ const (
 )
 
 // urlStep compiles an elicit step that sends the user to a URL.
-func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *step, roots map[string][]string) *step {
+func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *plan.Step, roots map[string][]string) *plan.Step {
 	if e.URL == "" {
 		b.errorf(f, path, "until, poll_every and timeout are for elicit steps with a url")
 		return nil
 	}
-	s.kind, s.schema = "elicit_url", nil
-	s.url = b.template(f, path+".url", e.URL, withRoot(roots, "elicitation", []string{"id"}))
-	s.every, s.timeout = cmp.Or(time.Duration(e.PollEvery), defaultPollEvery), cmp.Or(time.Duration(e.Timeout), defaultURLTimeout)
+	s.Kind, s.Schema = "elicit_url", nil
+	s.URL = b.template(f, path+".url", e.URL, withRoot(roots, "elicitation", []string{"id"}))
+	s.Every, s.Timeout = cmp.Or(time.Duration(e.PollEvery), defaultPollEvery), cmp.Or(time.Duration(e.Timeout), defaultURLTimeout)
 	if e.Until == nil {
 		if e.PollEvery != 0 || e.Timeout != 0 {
 			b.errorf(f, path, "poll_every and timeout are for a step that waits with until")
@@ -250,7 +251,7 @@ func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *step
 	}
 	extra := types.Map{authName: b.identity.Type}
 	maps.Copy(extra, stepsType(append(roots["steps"], e.As)))
-	s.until = b.buildHandler(f, path+".until", e.Until, b.argsType, nil, extra)
+	s.Until = b.buildHandler(f, path+".until", e.Until, b.argsType, nil, extra)
 	return s
 }
 
@@ -267,8 +268,8 @@ func (b *builder) stepVars(roots map[string][]string) types.Map {
 
 // callStep compiles a call step; its handler is typed by the tool's
 // arguments and the steps before it.
-func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots map[string][]string) *step {
-	s := &step{kind: "call", as: c.As}
+func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots map[string][]string) *plan.Step {
+	s := &plan.Step{Kind: "call", As: c.As}
 	if c.Handler == nil {
 		return nil // reported when the file loaded: handler is required
 	}
@@ -279,14 +280,14 @@ func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots ma
 	extra := types.Map{authName: b.identity.Type}
 	maps.Copy(extra, stepsType(roots["steps"]))
 	if c.ForEach != nil {
-		s.each = b.compile(f, path+".for_each", c.ForEach.Node, b.stepVars(roots))
-		if s.each == nil {
+		s.Each = b.compile(f, path+".for_each", c.ForEach.Node, b.stepVars(roots))
+		if s.Each == nil {
 			return nil
 		}
 		extra["item"] = types.Any
 	}
-	s.call = b.buildHandler(f, path+".handler", c.Handler, b.argsType, nil, extra)
-	if s.call == nil {
+	s.Call = b.buildHandler(f, path+".handler", c.Handler, b.argsType, nil, extra)
+	if s.Call == nil {
 		return nil
 	}
 	return s
@@ -306,7 +307,7 @@ func (b *builder) stepCondition(f *load.File, path string, v *spec.Value, roots 
 const defaultMaxTurns = 5
 
 // offerTools records the tools a sample step offers.
-func (b *builder) offerTools(f *load.File, path string, sm *spec.SampleStep, s *step) {
+func (b *builder) offerTools(f *load.File, path string, sm *spec.SampleStep, s *plan.Step) {
 	if len(sm.Tools) == 0 {
 		if sm.ToolChoice != "" || sm.MaxTurns != 0 {
 			b.errorf(f, path, "tool_choice and max_turns are for a sample step that offers tools")
@@ -316,7 +317,7 @@ func (b *builder) offerTools(f *load.File, path string, sm *spec.SampleStep, s *
 	if sm.MaxTurns < 0 {
 		b.errorf(f, path+".max_turns", "max_turns must not be negative, got %d", sm.MaxTurns)
 	}
-	s.offer, s.toolChoice, s.maxTurns = sm.Tools, cmp.Or(sm.ToolChoice, "auto"), cmp.Or(sm.MaxTurns, defaultMaxTurns)
+	s.Offer, s.ToolChoice, s.MaxTurns = sm.Tools, cmp.Or(sm.ToolChoice, "auto"), cmp.Or(sm.MaxTurns, defaultMaxTurns)
 	toolPath, _, _ := strings.Cut(path, ".steps")
 	owner := ""
 	if n := f.Node(toolPath + ".name"); n != nil {
@@ -352,6 +353,6 @@ func (b *builder) checkOffers() {
 	}
 }
 
-func offersTools(t *tool) bool {
-	return slices.ContainsFunc(t.steps, func(s *step) bool { return len(s.offer) > 0 })
+func offersTools(t *plan.Tool) bool {
+	return slices.ContainsFunc(t.Steps, func(s *plan.Step) bool { return len(s.Offer) > 0 })
 }

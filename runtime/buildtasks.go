@@ -7,6 +7,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/spec/suggest"
@@ -30,15 +31,15 @@ func (b *builder) taskOptions(f *load.File, t *spec.Tasks) {
 }
 
 // taskSupport declares how a built tool may run as a task.
-func (tl *tool) taskSupport(mode string) {
-	tl.task = mode
+func taskSupport(tl *plan.Tool, mode string) {
+	tl.Task = mode
 	if mode != "" {
-		tl.def.Execution = &mcp.ToolExecution{TaskSupport: mode}
+		tl.Def.Execution = &mcp.ToolExecution{TaskSupport: mode}
 	}
 }
 
 // taskAfter finds the step a tool's task_after names: -1 for none.
-func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*step) int {
+func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*plan.Step) int {
 	if t.TaskAfter == "" {
 		return -1
 	}
@@ -48,11 +49,11 @@ func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*st
 	}
 	var names []string
 	for i, st := range steps {
-		if st.as == t.TaskAfter {
+		if st.As == t.TaskAfter {
 			return i
 		}
-		if st.as != "" {
-			names = append(names, st.as)
+		if st.As != "" {
+			names = append(names, st.As)
 		}
 	}
 	b.diag(f, load.Error, path+".task_after", fmt.Sprintf("no step of this tool is named %q", t.TaskAfter),
@@ -64,7 +65,7 @@ func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*st
 func (b *builder) startTasks(store task.Store) {
 	s := b.srv
 	for _, t := range s.tools {
-		if t.task != "" {
+		if t.Task != "" {
 			s.taskOpts.Store = store
 			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
 			s.tasks = task.NewManager(s.taskOpts)

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -49,9 +50,9 @@ func nameOf(name, punct string) bool {
 func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
 	for _, tl := range entries(b, f, "tools", "empty tool", f.Config.Tools,
-		func(i int, path string, t *spec.Tool) *tool { return b.tool(f, path, t, ahead[i]) }) {
+		func(i int, path string, t *spec.Tool) *plan.Tool { return b.tool(f, path, t, ahead[i]) }) {
 		b.srv.tools = append(b.srv.tools, tl)
-		b.srv.toolIndex[tl.def.Name] = tl
+		b.srv.toolIndex[tl.Def.Name] = tl
 	}
 }
 
@@ -84,7 +85,7 @@ func (b *builder) prepareAhead(tools []*spec.Tool) []chan generated {
 	return out
 }
 
-func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *tool {
+func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan generated) *plan.Tool {
 	before := b.ds.Errors()
 	if b.named(f, path, "tool", t.Name) && !portableName(t.Name) {
 		b.diag(f, load.Warning, path+".name", fmt.Sprintf("tool name %q is valid MCP, but some clients reject it", t.Name),
@@ -107,33 +108,33 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 		argsType = types.Map{types.Extra: types.Any}
 	}
 	b.usesAuth = false
-	tl := &tool{isError: t.Error, bound: b.boundArgs(f, path, t, argsType), scopes: t.Scopes, cacheCfg: t.CacheHint}
-	tl.args = input.NewArgs(in, boundNames(tl.bound))
-	tl.limit = b.toolLimit(f, path, t)
-	tl.maxResult = b.maxResult(f, path, t)
-	if tl.pages = t.Overflow == "pages"; tl.pages && b.srv.spill == nil {
+	tl := &plan.Tool{IsError: t.Error, Bound: b.boundArgs(f, path, t, argsType), Scopes: t.Scopes, CacheCfg: t.CacheHint}
+	tl.Args = input.NewArgs(in, boundNames(tl.Bound))
+	tl.Limit = b.toolLimit(f, path, t)
+	tl.MaxResult = b.maxResult(f, path, t)
+	if tl.Pages = t.Overflow == "pages"; tl.Pages && b.srv.spill == nil {
 		b.srv.spill = spill.NewStore()
 	}
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
-		tl.out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
+		tl.Out = b.schemaAt(f, path+".output_schema", t.Name+"/output", t.OutputSchema)
 		if t.Handler == nil {
 			b.errorf(f, path+".output_schema", "output_schema is for tools with a handler: content alone has no structured result")
 		}
 	}
 	roots := map[string][]string{"args": argNames(argsType)}
 	b.argsType = argsType
-	tl.steps = b.steps(f, path, t, roots)
+	tl.Steps = b.steps(f, path, t, roots)
 	b.statelessSteps(f, path, t.Confirm, t.Steps)
 	for i, c := range t.Requires {
-		if c != capSampling && c != capElicitation && c != capRoots {
+		if c != plan.CapSampling && c != plan.CapElicitation && c != plan.CapRoots {
 			b.errorf(f, fmt.Sprintf("%s.requires[%d]", path, i), "expected one of sampling, elicitation, roots, got %q", c)
 		}
 	}
-	tl.requires = requiredCapabilities(t.Requires, tl.steps)
-	tl.interactive = slices.ContainsFunc(tl.steps, func(st *step) bool { return st.capability() != "" })
+	tl.Requires = requiredCapabilities(t.Requires, tl.Steps)
+	tl.Interactive = slices.ContainsFunc(tl.Steps, func(st *plan.Step) bool { return st.Capability() != "" })
 	if in != nil && bytes.Contains(in.Raw(), []byte(`"x-mcp-header"`)) { // rare: skip the walk
-		tl.headers = b.paramHeaders(f, path, t, in.Doc())
+		tl.Headers = b.paramHeaders(f, path, t, in.Doc())
 	}
 	switch {
 	case t.Handler != nil:
@@ -144,9 +145,9 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 			if in != nil {
 				hd.env.input = in.Doc()
 			}
-			tl.handler = b.finishHandler(hd)
+			tl.Handler = b.finishHandler(hd)
 		}
-		tl.backend = cmp.Or(t.Handler.Backend, t.Handler.Kind)
+		tl.Backend = cmp.Or(t.Handler.Backend, t.Handler.Kind)
 		roots["result"] = nil
 		if t.Error {
 			b.errorf(f, path+".error", "`error` is for tools without a handler; a handler's failures are errors already")
@@ -154,8 +155,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	case len(t.Content) == 0:
 		b.errorf(f, path, "a tool needs a handler or content")
 	}
-	tl.content = b.blocks(f, path+".content", t.Content, roots)
-	tl.needsCaller = b.usesAuth
+	tl.Content = b.blocks(f, path+".content", t.Content, roots)
+	tl.NeedsCaller = b.usesAuth
 	icons := b.icons(f, path+".icons", t.Icons)
 	app := b.toolApp(f, path, t.App)
 	// without an input schema, the arguments were reported when the file
@@ -163,21 +164,21 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if b.ds.Errors() > before || in == nil {
 		return nil
 	}
-	tl.def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
+	tl.Def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: in.Raw(), Annotations: annotations(t), Icons: icons, Meta: app}
-	if rs, ok := tl.handler.(handlers.ResultShaper); ok && tl.out != nil {
-		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.out.Doc())
+	if rs, ok := tl.Handler.(handlers.ResultShaper); ok && tl.Out != nil {
+		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.Out.Doc())
 	}
-	if h, ok := tl.handler.(handlers.Hinter); ok {
-		tl.def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.def.Annotations, h.Hints())
+	if h, ok := tl.Handler.(handlers.Hinter); ok {
+		tl.Def.Annotations = b.hint(f, path+".annotations", t.Annotations, tl.Def.Annotations, h.Hints())
 	}
-	if tl.out != nil {
-		tl.def.OutputSchema = tl.out.Raw()
+	if tl.Out != nil {
+		tl.Def.OutputSchema = tl.Out.Raw()
 	}
-	tl.slots = b.concurrency(f, path+".concurrency", t.Concurrency)
-	tl.cache = b.toolCache(f, path+".cache", t, tl)
-	tl.taskSupport(t.Task)
-	tl.taskAfter = b.taskAfter(f, path, t, tl.steps)
+	tl.Slots = b.concurrency(f, path+".concurrency", t.Concurrency)
+	tl.Cache = b.toolCache(f, path+".cache", t, tl)
+	taskSupport(tl, t.Task)
+	tl.TaskAfter = b.taskAfter(f, path, t, tl.Steps)
 	return tl
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
 // Call steps send requests to backends before a tool's handler runs, each
@@ -19,44 +20,28 @@ import (
 // maxForEach bounds the requests of one for_each.
 const maxForEach = 100
 
-// skip reports whether a step's condition is false.
-func (st *step) skip(data map[string]any) (bool, error) {
-	if st.when == nil {
-		return false, nil
-	}
-	x, err := st.when.Eval(data)
-	if err != nil {
-		return false, fmt.Errorf("step %s: when: %w", st.key, err)
-	}
-	b, ok := x.(bool)
-	if !ok {
-		return false, fmt.Errorf("step %s: when gave %s, not true or false", st.key, eval.Format(x))
-	}
-	return !b, nil
-}
-
 // runCall sends a call step's request. Its result is the handler's
 // structured result, or its text as {text}; a failure names the step.
-func runCall(ctx context.Context, st *step, data map[string]any, n handlers.Notifier) (any, error) {
+func runCall(ctx context.Context, st *plan.Step, data map[string]any, n handlers.Notifier) (any, error) {
 	args, _ := data["args"].(map[string]any)
 	steps, _ := data["steps"].(map[string]any)
 	auth, _ := data[authName].(map[string]any)
 	c := &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: auth}
-	if st.each == nil {
+	if st.Each == nil {
 		return callOnce(ctx, st, c, "")
 	}
-	x, err := st.each.Eval(data)
+	x, err := st.Each.Eval(data)
 	if err != nil {
-		return nil, fmt.Errorf("step %s: for_each: %w", st.key, err)
+		return nil, fmt.Errorf("step %s: for_each: %w", st.Key, err)
 	}
 	list, ok := x.([]any)
 	switch {
 	case x == nil:
 		return []any{}, nil
 	case !ok:
-		return nil, fmt.Errorf("step %s: for_each gave %s, not a list", st.key, eval.Format(x))
+		return nil, fmt.Errorf("step %s: for_each gave %s, not a list", st.Key, eval.Format(x))
 	case len(list) > maxForEach:
-		return nil, fmt.Errorf("step %s: for_each gave %d elements; at most %d are sent", st.key, len(list), maxForEach)
+		return nil, fmt.Errorf("step %s: for_each gave %d elements; at most %d are sent", st.Key, len(list), maxForEach)
 	}
 	out := make([]any, 0, len(list))
 	for i, item := range list {
@@ -72,13 +57,13 @@ func runCall(ctx context.Context, st *step, data map[string]any, n handlers.Noti
 
 // callOnce sends one request of a call step; which names the element of
 // a for_each in errors.
-func callOnce(ctx context.Context, st *step, c *handlers.Call, which string) (any, error) {
-	res, err := st.call.Call(ctx, c)
+func callOnce(ctx context.Context, st *plan.Step, c *handlers.Call, which string) (any, error) {
+	res, err := st.Call.Call(ctx, c)
 	switch {
 	case err != nil:
-		return nil, fmt.Errorf("step %s%s: %w", st.key, which, err)
+		return nil, fmt.Errorf("step %s%s: %w", st.Key, which, err)
 	case res.IsError:
-		return nil, fmt.Errorf("step %s%s: %s", st.key, which, res.Text())
+		return nil, fmt.Errorf("step %s%s: %s", st.Key, which, res.Text())
 	case res.Structured != nil:
 		return res.Structured, nil
 	}
@@ -88,25 +73,25 @@ func callOnce(ctx context.Context, st *step, c *handlers.Call, which string) (an
 // dryRunSteps describes the requests of a tool's call steps. A request
 // that depends on an earlier step's result cannot be shown without making
 // that request; it is described as such.
-func dryRunSteps(ctx context.Context, steps []*step, c *handlers.Call) string {
+func dryRunSteps(ctx context.Context, steps []*plan.Step, c *handlers.Call) string {
 	var b strings.Builder
 	for _, st := range steps {
-		if st.kind != "call" {
+		if st.Kind != "call" {
 			continue
 		}
-		fmt.Fprintf(&b, "# step %s", st.key)
-		if st.whenSrc != "" {
-			fmt.Fprintf(&b, ", when %s", st.whenSrc)
+		fmt.Fprintf(&b, "# step %s", st.Key)
+		if st.WhenSrc != "" {
+			fmt.Fprintf(&b, ", when %s", st.WhenSrc)
 		}
 		b.WriteString("\n")
-		dr, ok := st.call.(handlers.DryRunner)
+		dr, ok := st.Call.(handlers.DryRunner)
 		if !ok {
 			b.WriteString("(this handler has no dry run)\n\n")
 			continue
 		}
 		items := []any{nil}
-		if st.each != nil {
-			x, err := st.each.Eval(c.Vars())
+		if st.Each != nil {
+			x, err := st.Each.Eval(c.Vars())
 			list, ok := x.([]any)
 			if err != nil || !ok {
 				fmt.Fprintf(&b, "(for_each depends on the results of earlier steps: %v)\n\n", cmp.Or(err, errNotList))

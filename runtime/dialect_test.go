@@ -105,12 +105,12 @@ tools:
 		t.Fatal(err)
 	}
 	for _, tl := range srv.tools {
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tl.args.Schema().Raw())))
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tl.Args.Schema().Raw())))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := meta.Validate(doc); err != nil {
-			t.Errorf("%s: %s is not a valid 2020-12 schema: %v", tl.def.Name, tl.args.Schema().Raw(), err)
+			t.Errorf("%s: %s is not a valid 2020-12 schema: %v", tl.Def.Name, tl.Args.Schema().Raw(), err)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
 // ErrNoDryRun says a tool's handler cannot show a call without making it.
@@ -21,8 +22,8 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 	if !ok {
 		return "", errors.New(s.unknownTool(name))
 	}
-	dr, ok := t.handler.(handlers.DryRunner)
-	calls := slices.ContainsFunc(t.steps, func(st *step) bool { return st.kind == "call" })
+	dr, ok := t.Handler.(handlers.DryRunner)
+	calls := slices.ContainsFunc(t.Steps, func(st *plan.Step) bool { return st.Kind == "call" })
 	if !ok && !calls {
 		return "", ErrNoDryRun
 	}
@@ -31,7 +32,7 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 		return "", err
 	}
 	c := &handlers.Call{Args: a, Notify: handlers.Nop{}, Auth: who, Steps: map[string]any{}}
-	out := dryRunSteps(ctx, t.steps, c)
+	out := dryRunSteps(ctx, t.Steps, c)
 	if ok {
 		req, err := dr.DryRun(ctx, c)
 		if err != nil && !calls {

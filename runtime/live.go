@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/spill"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
@@ -231,13 +232,13 @@ func (l *Live) syncPrompts(prev, s *Server) {
 	old := map[string][]byte{}
 	if prev != nil {
 		for _, p := range prev.prompts {
-			old[p.def.Name] = jsonOf(p.def)
+			old[p.Def.Name] = jsonOf(p.Def)
 		}
 	}
 	for _, p := range s.prompts {
-		name := p.def.Name
-		if b, ok := old[name]; !ok || !slices.Equal(b, jsonOf(p.def)) {
-			l.srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		name := p.Def.Name
+		if b, ok := old[name]; !ok || !slices.Equal(b, jsonOf(p.Def)) {
+			l.srv.AddPrompt(p.Def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 				at := l.at(ctx)
 				p := at.promptNamed(name)
 				if p == nil { // gone in a reload since the SDK routed the request
@@ -259,10 +260,10 @@ func (l *Live) syncResources(prev, s *Server) {
 	old, oldT := map[string][]byte{}, map[string][]byte{}
 	if prev != nil {
 		for _, r := range prev.resources {
-			old[r.def.URI] = jsonOf(r.def)
+			old[r.Def.URI] = jsonOf(r.Def)
 		}
 		for _, r := range prev.templates {
-			oldT[r.tmpl.URITemplate] = jsonOf(r.tmpl)
+			oldT[r.Tmpl.URITemplate] = jsonOf(r.Tmpl)
 		}
 	}
 	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -274,16 +275,16 @@ func (l *Live) syncResources(prev, s *Server) {
 		return at.read(ctx, r, req)
 	}
 	for _, r := range s.resources {
-		if b, ok := old[r.def.URI]; !ok || !slices.Equal(b, jsonOf(r.def)) {
-			l.srv.AddResource(r.def, read)
+		if b, ok := old[r.Def.URI]; !ok || !slices.Equal(b, jsonOf(r.Def)) {
+			l.srv.AddResource(r.Def, read)
 		}
-		delete(old, r.def.URI)
+		delete(old, r.Def.URI)
 	}
 	for _, r := range s.templates {
-		if b, ok := oldT[r.tmpl.URITemplate]; !ok || !slices.Equal(b, jsonOf(r.tmpl)) {
-			l.srv.AddResourceTemplate(r.tmpl, read)
+		if b, ok := oldT[r.Tmpl.URITemplate]; !ok || !slices.Equal(b, jsonOf(r.Tmpl)) {
+			l.srv.AddResourceTemplate(r.Tmpl, read)
 		}
-		delete(oldT, r.tmpl.URITemplate)
+		delete(oldT, r.Tmpl.URITemplate)
 	}
 	switch {
 	case s.spill != nil && (prev == nil || prev.spill == nil):
@@ -302,9 +303,9 @@ func (l *Live) syncResources(prev, s *Server) {
 }
 
 // promptNamed returns the prompt of that name, or nil.
-func (s *Server) promptNamed(name string) *prompt {
+func (s *Server) promptNamed(name string) *plan.Prompt {
 	for _, p := range s.prompts {
-		if p.def.Name == name {
+		if p.Def.Name == name {
 			return p
 		}
 	}
@@ -321,8 +322,8 @@ func (s *Server) now() *Server {
 
 // sameTools reports whether a and b list the same tools.
 func sameTools(a, b *Server) bool {
-	return len(a.tools) == len(b.tools) && slices.EqualFunc(a.tools, b.tools, func(x, y *tool) bool {
-		return x.def == y.def || slices.Equal(jsonOf(x.def), jsonOf(y.def))
+	return len(a.tools) == len(b.tools) && slices.EqualFunc(a.tools, b.tools, func(x, y *plan.Tool) bool {
+		return x.Def == y.Def || slices.Equal(jsonOf(x.Def), jsonOf(y.Def))
 	})
 }
 

@@ -20,5 +20,5 @@ func (s *Server) AdoptSession(id string, st *mcp.ServerSessionState) {
 func (s *Server) QuietCall(tool, sessionID string) bool {
 	s = s.now()
 	t, ok := s.toolIndex[tool]
-	return ok && len(t.steps) == 0 && (sessionID == "" || !s.logLevels.SetBySession(sessionID))
+	return ok && len(t.Steps) == 0 && (sessionID == "" || !s.logLevels.SetBySession(sessionID))
 }

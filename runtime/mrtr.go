@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 )
 
@@ -100,26 +101,26 @@ func (r *inputRound) waiting() bool { return len(r.asked) > 0 }
 // step settles step i of a 2026-07-28 call without running it, if it can:
 // a question answered or asked now, a step that ran in an earlier round or
 // must wait for the next. settled false: run the step.
-func (r *inputRound) step(ctx context.Context, s *Server, i int, st *step, data map[string]any, ss stepSession) (res any, settled bool, err error) {
-	capability := st.capability()
+func (r *inputRound) step(ctx context.Context, s *Server, i int, st *plan.Step, data map[string]any, ss stepSession) (res any, settled bool, err error) {
+	capability := st.Capability()
 	if capability == "" {
 		// a call step runs again: later steps need its result (see
 		// warnCallBeforeQuestion)
-		done := r.prev != nil && i < r.prev.Done && st.kind != "call"
+		done := r.prev != nil && i < r.prev.Done && st.Kind != "call"
 		return nil, r.waiting() || done, nil
 	}
-	if st.ifSupported && !declares(r.caps, capability) {
+	if st.IfSupported && !declares(r.caps, capability) {
 		return nil, true, nil
 	}
-	if raw, ok := r.next.Answers[st.key]; ok {
+	if raw, ok := r.next.Answers[st.Key]; ok {
 		var v any
 		_ = json.Unmarshal(raw, &v) // we signed it
 		return v, true, nil
 	}
 	switch {
-	case st.kind == "elicit_url":
+	case st.Kind == "elicit_url":
 		return r.urlStep(ctx, s, i, st, data, ss)
-	case len(st.offer) > 0:
+	case len(st.Offer) > 0:
 		return r.sampleToolsStep(ctx, s, i, st, data, ss)
 	}
 	req, err := inputRequest(st, data)
@@ -129,15 +130,15 @@ func (r *inputRound) step(ctx context.Context, s *Server, i int, st *step, data 
 		}
 		return nil, false, errors.New(s.redact.Apply(err.Error()))
 	}
-	if resp, ok := r.responses[st.key]; ok {
+	if resp, ok := r.responses[st.Key]; ok {
 		if res, err = answer(st, resp); err != nil {
 			return nil, false, err
 		}
 		raw, _ := json.Marshal(res)
-		r.next.Answers[st.key] = raw
+		r.next.Answers[st.Key] = raw
 		return res, true, nil
 	}
-	r.ask(i, st.key, req)
+	r.ask(i, st.Key, req)
 	return nil, true, nil
 }
 
@@ -173,41 +174,41 @@ func (r *inputRound) keep(key string, v any) {
 }
 
 // inputRequest renders the question of an interactive step.
-func inputRequest(st *step, data map[string]any) (mcp.InputRequest, error) {
-	text, err := execOptional(st.text, data)
+func inputRequest(st *plan.Step, data map[string]any) (mcp.InputRequest, error) {
+	text, err := execOptional(st.Text, data)
 	if err != nil {
 		return nil, err
 	}
-	switch st.kind {
+	switch st.Kind {
 	case "sample":
 		return sampleParams(st, text, data)
 	case "roots":
 		return &mcp.ListRootsParams{}, nil
 	}
-	return &mcp.ElicitParams{Message: text, RequestedSchema: st.schema}, nil
+	return &mcp.ElicitParams{Message: text, RequestedSchema: st.Schema}, nil
 }
 
 // answer turns the client's answer to a step's question into the step's
 // result; an answer of another kind is a protocol error.
-func answer(st *step, resp mcp.InputResponse) (any, error) {
+func answer(st *plan.Step, resp mcp.InputResponse) (any, error) {
 	switch r := resp.(type) {
 	case *mcp.ElicitResult:
-		if st.kind == "elicit" || st.kind == "confirm" {
+		if st.Kind == "elicit" || st.Kind == "confirm" {
 			switch r.Action {
 			case "accept", "decline", "cancel":
 				return elicitResult(st, r)
 			}
 		}
 	case *mcp.CreateMessageWithToolsResult:
-		if st.kind == "sample" {
+		if st.Kind == "sample" {
 			return sampleResult(r.Model, string(r.Role), r.StopReason, r.Content), nil
 		}
 	case *mcp.ListRootsResult:
-		if st.kind == "roots" {
+		if st.Kind == "roots" {
 			return rootsResult(r), nil
 		}
 	}
-	return nil, notAnswerTo(st.key, inputMethod[st.kind])
+	return nil, notAnswerTo(st.Key, inputMethod[st.Kind])
 }
 
 // notAnswerTo is the protocol error of an answer of the wrong kind.
@@ -251,15 +252,15 @@ func declares(caps *mcp.ClientCapabilities, capability string) bool {
 		return false
 	}
 	switch capability {
-	case capSampling:
+	case plan.CapSampling:
 		return caps.Sampling != nil
-	case capElicitation:
+	case plan.CapElicitation:
 		return caps.Elicitation != nil
-	case capRoots:
+	case plan.CapRoots:
 		return caps.RootsV2 != nil || caps.Roots.ListChanged
-	case capSamplingTools:
+	case plan.CapSamplingTools:
 		return caps.Sampling != nil && caps.Sampling.Tools != nil
-	case capElicitationURL:
+	case plan.CapElicitationURL:
 		return caps.Elicitation != nil && caps.Elicitation.URL != nil
 	}
 	return true

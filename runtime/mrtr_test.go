@@ -47,7 +47,7 @@ tools:
 	if !r1.begin(ctx, srv, "tool", "t", args) {
 		t.Fatal(r1.protoErr)
 	}
-	if err := srv.runSteps(ctx, "t", tl.steps, map[string]any{"args": args}, ss, r1); !errors.Is(err, errInputRequired) {
+	if err := srv.runSteps(ctx, "t", tl.Steps, map[string]any{"args": args}, ss, r1); !errors.Is(err, errInputRequired) {
 		t.Fatalf("round 1: %v, want input required", err)
 	}
 	if len(r1.asked) != 1 || r1.asked["who"] == nil {
@@ -61,7 +61,7 @@ tools:
 		t.Fatal(r2.protoErr)
 	}
 	data := map[string]any{"args": args}
-	if err := srv.runSteps(ctx, "t", tl.steps, data, ss, r2); err != nil {
+	if err := srv.runSteps(ctx, "t", tl.Steps, data, ss, r2); err != nil {
 		t.Fatalf("round 2: %v", err)
 	}
 	if got := ss.logs; len(got) != 2 || got[0] != "before" || got[1] != "after Ada" {
@@ -101,7 +101,7 @@ tools:
 	if !r1.begin(ctx, srv, "tool", "t", args) {
 		t.Fatal(r1.protoErr)
 	}
-	if err := srv.runSteps(ctx, "t", tl.steps, map[string]any{"args": args}, ss, r1); !errors.Is(err, errInputRequired) {
+	if err := srv.runSteps(ctx, "t", tl.Steps, map[string]any{"args": args}, ss, r1); !errors.Is(err, errInputRequired) {
 		t.Fatalf("round 1: %v, want input required", err)
 	}
 	answers := mcp.InputResponseMap{"sure": &mcp.ElicitResult{Action: "accept"}}
@@ -109,7 +109,7 @@ tools:
 	if !r2.begin(ctx, srv, "tool", "t", args) {
 		t.Fatal(r2.protoErr)
 	}
-	if err := srv.runSteps(ctx, "t", tl.steps, map[string]any{"args": args}, ss, r2); err != nil {
+	if err := srv.runSteps(ctx, "t", tl.Steps, map[string]any{"args": args}, ss, r2); err != nil {
 		t.Fatalf("round 2: %v", err)
 	}
 	if len(ss.logs) != 1 || ss.logs[0] != "updating c7" {

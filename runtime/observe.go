@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
 // observeMiddleware is the outermost of the server's own middleware: for
@@ -25,12 +26,12 @@ func (s *Server) observeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			ctx, span = s.obs.StartRequest(ctx, method, target, requestHeader(req), requestMeta(req))
 		}
 		var call *observe.Call
-		var t *tool
+		var t *plan.Tool
 		if method == "tools/call" {
 			t = s.toolIndex[target]
 			backend := ""
 			if t != nil {
-				backend = t.backend
+				backend = t.Backend
 			}
 			call = s.obs.NewCall(backend)
 			ctx = observe.WithCall(ctx, call)

@@ -23,25 +23,25 @@ func (s *Server) operateMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			return next(ctx, method, req)
 		}
 		t := s.toolIndex[r.Params.Name]
-		if t == nil || t.cache == nil && t.slots == nil && s.limits.Backends[t.backend] == nil {
+		if t == nil || t.Cache == nil && t.Slots == nil && s.limits.Backends[t.Backend] == nil {
 			return next(ctx, method, req)
 		}
 		m := s.obs.Metrics
 		var key string
-		if t.cache != nil {
-			key = limits.CacheKey(ctx, t.def.Name, t.cache, r.Params.Arguments)
-			if res := s.limits.Cached(ctx, m, t.def.Name, key); res != nil {
+		if t.Cache != nil {
+			key = limits.CacheKey(ctx, t.Def.Name, t.Cache, r.Params.Arguments)
+			if res := s.limits.Cached(ctx, m, t.Def.Name, key); res != nil {
 				return res, nil
 			}
 		}
-		release, busy := s.limits.TakeSlots(ctx, m, t.def.Name, t.backend, t.slots)
+		release, busy := s.limits.TakeSlots(ctx, m, t.Def.Name, t.Backend, t.Slots)
 		if busy != "" {
 			return errorResult(busy), nil
 		}
 		defer release()
 		res, err := next(ctx, method, req)
-		if t.cache != nil && err == nil {
-			s.limits.Keep(ctx, t.cache, key, res)
+		if t.Cache != nil && err == nil {
+			s.limits.Keep(ctx, t.Cache, key, res)
 		}
 		return res, err
 	}

@@ -11,16 +11,17 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/content"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
 // getPrompt answers prompts/get: the prompt's messages rendered with the
 // request's arguments, defaults applied, after its steps (which ask the
 // client, by a request or, at 2026-07-28, by an InputRequiredResult).
-func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+func (s *Server) getPrompt(ctx context.Context, p *plan.Prompt, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 	given := req.Params.Arguments
 	args := map[string]any{}
 	var missing []string
-	for _, a := range p.args {
+	for _, a := range p.Args {
 		v, ok := given[a.Name]
 		switch {
 		case ok:
@@ -33,21 +34,21 @@ func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptReq
 	}
 	if len(missing) > 0 {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("prompt %q: missing required arguments: %s", p.def.Name, strings.Join(missing, ", "))}
+			Message: fmt.Sprintf("prompt %q: missing required arguments: %s", p.Def.Name, strings.Join(missing, ", "))}
 	}
 	data := map[string]any{"args": args}
-	if len(p.steps) > 0 {
+	if len(p.Steps) > 0 {
 		if res, err := s.promptSteps(ctx, p, req, args, data); res != nil || err != nil {
 			return res, err
 		}
 	}
-	blocks, err := content.Render(p.messages, data)
+	blocks, err := content.Render(p.Messages, data)
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
 	}
-	res := &mcp.GetPromptResult{Description: p.def.Description}
+	res := &mcp.GetPromptResult{Description: p.Def.Description}
 	for i, c := range blocks {
-		res.Messages = append(res.Messages, &mcp.PromptMessage{Role: p.roles[i], Content: c})
+		res.Messages = append(res.Messages, &mcp.PromptMessage{Role: p.Roles[i], Content: c})
 	}
 	return res, nil
 }
@@ -55,8 +56,8 @@ func (s *Server) getPrompt(ctx context.Context, p *prompt, req *mcp.GetPromptReq
 // promptSteps runs a prompt's steps. It returns the questions of a
 // 2026-07-28 request that waits for answers, or an error; nil, nil to go on
 // rendering.
-func (s *Server) promptSteps(ctx context.Context, p *prompt, req *mcp.GetPromptRequest, args, data map[string]any) (*mcp.GetPromptResult, error) {
-	asked, state, err := s.askSteps(ctx, "prompt", p.def.Name, p.steps, req.Session, req.ProtocolVersion(),
+func (s *Server) promptSteps(ctx context.Context, p *plan.Prompt, req *mcp.GetPromptRequest, args, data map[string]any) (*mcp.GetPromptResult, error) {
+	asked, state, err := s.askSteps(ctx, "prompt", p.Def.Name, p.Steps, req.Session, req.ProtocolVersion(),
 		req.ClientCapabilities(), req.Params.InputResponses, req.Params.RequestState, args, data)
 	if asked != nil {
 		return &mcp.GetPromptResult{InputRequests: asked, RequestState: state}, nil
@@ -71,13 +72,13 @@ func (s *Server) promptSteps(ctx context.Context, p *prompt, req *mcp.GetPromptR
 // needs gets -32021 at 2026-07-28, and an error from the step before.
 // Protocol errors are returned as they are, any other as an internal
 // error. nil, "", nil: the steps are done and their results in data.
-func (s *Server) askSteps(ctx context.Context, kind, name string, steps []*step, ss *mcp.ServerSession,
+func (s *Server) askSteps(ctx context.Context, kind, name string, steps []*plan.Step, ss *mcp.ServerSession,
 	version string, caps *mcp.ClientCapabilities, responses mcp.InputResponseMap, state string,
 	args, data map[string]any) (mcp.InputRequestMap, string, error) {
 	var need []string
 	for _, st := range steps {
-		if !st.ifSupported {
-			need = append(need, st.capability())
+		if !st.IfSupported {
+			need = append(need, st.Capability())
 		}
 	}
 	if err := missingCapabilities(need, caps); err != nil && version >= modernVersion {

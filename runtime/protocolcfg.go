@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/cachehint"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/spec"
 )
@@ -17,24 +18,14 @@ func (s *Server) finishProtocol() {
 	def := cachehint.Of(s.cacheCfg, cachehint.Public)
 	authed := s.auth != nil
 	s.cache = cachehint.Lists{Server: def,
-		Tools:     cachehint.List(def, s.tools, func(t *tool) (*spec.CacheHint, []string) { return t.cacheCfg, t.scopes }, authed),
-		Prompts:   cachehint.List(def, s.prompts, func(p *prompt) (*spec.CacheHint, []string) { return p.cacheCfg, p.scopes }, authed),
-		Resources: cachehint.List(def, s.resources, func(r *resource) (*spec.CacheHint, []string) { return r.cacheCfg, r.scopes }, authed),
-		Templates: cachehint.List(def, s.templates, func(r *resource) (*spec.CacheHint, []string) { return r.cacheCfg, r.scopes }, authed)}
+		Tools:     cachehint.List(def, s.tools, func(t *plan.Tool) (*spec.CacheHint, []string) { return t.CacheCfg, t.Scopes }, authed),
+		Prompts:   cachehint.List(def, s.prompts, func(p *plan.Prompt) (*spec.CacheHint, []string) { return p.CacheCfg, p.Scopes }, authed),
+		Resources: cachehint.List(def, s.resources, func(r *plan.Resource) (*spec.CacheHint, []string) { return r.CacheCfg, r.Scopes }, authed),
+		Templates: cachehint.List(def, s.templates, func(r *plan.Resource) (*spec.CacheHint, []string) { return r.CacheCfg, r.Scopes }, authed)}
 	for _, r := range append(slices.Clip(s.resources), s.templates...) {
-		r.cache = cachehint.Of(r.cacheCfg, def)
-		if authed && len(r.scopes) > 0 {
-			r.cache.Scope = "private"
+		r.Cache = cachehint.Of(r.CacheCfg, def)
+		if authed && len(r.Scopes) > 0 {
+			r.Cache.Scope = "private"
 		}
 	}
 }
-
-// Client capabilities a tool may need.
-const (
-	capSampling    = "sampling"
-	capElicitation = "elicitation"
-	capRoots       = "roots"
-	// what some step forms need beyond their capability
-	capSamplingTools  = "sampling.tools"
-	capElicitationURL = "elicitation.url"
-)

@@ -73,12 +73,12 @@ func resourceServer(t *testing.T) (*Server, string) {
 func readURI(t *testing.T, srv *Server, uri string) (*mcp.ReadResourceResult, error) {
 	t.Helper()
 	for _, r := range srv.resources {
-		if r.def.URI == uri {
+		if r.Def.URI == uri {
 			return srv.read(context.Background(), r, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 		}
 	}
 	for _, r := range srv.templates {
-		if r.match.Match(uri) != nil {
+		if r.Match.Match(uri) != nil {
 			return srv.read(context.Background(), r, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 		}
 	}

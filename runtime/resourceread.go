@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
 // What happens on resources/read: the go-sdk finds the resource or the
@@ -25,16 +26,16 @@ import (
 // read answers resources/read: the contents of the requested URI, which
 // matched res, after the resource's steps (which ask the client, by a
 // request or, at 2026-07-28, by an InputRequiredResult).
-func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+func (s *Server) read(ctx context.Context, res *plan.Resource, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	args, ok := res.uriArgs(uri)
+	args, ok := res.URIArgs(uri)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.mimeType, Meta: res.meta}
+	rc := &mcp.ResourceContents{URI: uri, MIMEType: res.MimeType, Meta: res.Meta}
 	data := map[string]any{"args": args}
-	if len(res.steps) > 0 {
-		asked, state, err := s.askSteps(ctx, "resource", uri, res.steps, req.Session, req.ProtocolVersion(),
+	if len(res.Steps) > 0 {
+		asked, state, err := s.askSteps(ctx, "resource", uri, res.Steps, req.Session, req.ProtocolVersion(),
 			req.ClientCapabilities(), req.Params.InputResponses, req.Params.RequestState, args, data)
 		if asked != nil { // an interim result: no caching hint
 			return s.mask.ReadResult(&mcp.ReadResourceResult{InputRequests: asked, RequestState: state}), nil
@@ -45,15 +46,15 @@ func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceR
 	}
 	var err error
 	switch {
-	case res.text != nil:
-		rc.Text, err = res.text.Execute(data)
-	case res.file != nil:
+	case res.Text != nil:
+		rc.Text, err = res.Text.Execute(data)
+	case res.File != nil:
 		err = s.readFile(res, data, rc)
-	case res.handler != nil:
+	case res.Handler != nil:
 		steps, _ := data["steps"].(map[string]any)
 		err = s.readHandler(ctx, res, args, steps, rc)
 	default:
-		rc.Blob = res.blob
+		rc.Blob = res.Blob
 	}
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -62,40 +63,24 @@ func (s *Server) read(ctx context.Context, res *resource, req *mcp.ReadResourceR
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
 	}
 	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
-	res.cache.Apply(&out.Cacheable)
-	if len(res.steps) > 0 { // the answers of this caller: never cached (caching.mdx)
+	res.Cache.Apply(&out.Cacheable)
+	if len(res.Steps) > 0 { // the answers of this caller: never cached (caching.mdx)
 		out.Cacheable = mcp.Cacheable{TTLMs: 0, CacheScope: "private"}
 	}
 	return s.mask.ReadResult(out), nil
 }
 
-// uriArgs binds the variables of a templated resource's URI template to
-// uri; false when uri does not match it. A fixed resource has none.
-func (res *resource) uriArgs(uri string) (map[string]any, bool) {
-	args := map[string]any{}
-	if res.match != nil {
-		vals := res.match.Match(uri)
-		if vals == nil {
-			return nil, false
-		}
-		for _, v := range res.vars {
-			args[v] = vals.Get(v).String()
-		}
-	}
-	return args, true
-}
-
 // readFile reads a file confined to the resource's root: os.Root refuses
 // paths that leave it by "..", an absolute path or a symbolic link.
-func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceContents) error {
-	name, err := res.file.Execute(data)
+func (s *Server) readFile(res *plan.Resource, data map[string]any, rc *mcp.ResourceContents) error {
+	name, err := res.File.Execute(data)
 	if err != nil {
 		return err
 	}
 	if !filepath.IsLocal(name) {
 		return fmt.Errorf("%q is outside the resource root", name)
 	}
-	root, err := os.OpenRoot(res.root)
+	root, err := os.OpenRoot(res.Root)
 	if err != nil {
 		return err
 	}
@@ -125,8 +110,8 @@ func (s *Server) readFile(res *resource, data map[string]any, rc *mcp.ResourceCo
 
 // readHandler reads through a backend: a structured result becomes JSON
 // text, text content text, binary content a blob.
-func (s *Server) readHandler(ctx context.Context, res *resource, args, steps map[string]any, rc *mcp.ResourceContents) error {
-	out, err := res.handler.Call(ctx, &handlers.Call{Args: args, Notify: handlers.Nop{}, Steps: steps})
+func (s *Server) readHandler(ctx context.Context, res *plan.Resource, args, steps map[string]any, rc *mcp.ResourceContents) error {
+	out, err := res.Handler.Call(ctx, &handlers.Call{Args: args, Notify: handlers.Nop{}, Steps: steps})
 	if err != nil {
 		return err
 	}

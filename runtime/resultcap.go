@@ -5,18 +5,19 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/spill"
 )
 
 // limitResult holds the text of res to the tool's max_result, cutting it
 // or keeping it in pages. It runs after masking: a cut never leaves part
 // of a credential that the mask would have caught whole.
-func (s *Server) limitResult(ctx context.Context, t *tool, res *mcp.CallToolResult) *mcp.CallToolResult {
-	limit := t.maxResult
+func (s *Server) limitResult(ctx context.Context, t *plan.Tool, res *mcp.CallToolResult) *mcp.CallToolResult {
+	limit := t.MaxResult
 	if limit <= 0 || res == nil || spill.TextSize(res.Content) <= limit {
 		return res
 	}
-	if t.pages {
+	if t.Pages {
 		return s.spill.Spill(res, limit, callerSubject(ctx))
 	}
 	return spill.Cap(res, limit)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 )
 
@@ -35,7 +36,7 @@ type offer struct {
 // sampleWithTools asks the client's model, offering the step's tools, and
 // answers its tool calls until it stops asking or the turns run out; then
 // it must answer without tools (a client with a session).
-func (s *Server) sampleWithTools(ctx context.Context, st *step, prompt string, data map[string]any, ss stepSession) (any, error) {
+func (s *Server) sampleWithTools(ctx context.Context, st *plan.Step, prompt string, data map[string]any, ss stepSession) (any, error) {
 	if !ss.samplingTools() {
 		return nil, errNoSamplingTools
 	}
@@ -65,8 +66,8 @@ type conversation struct {
 }
 
 // startConversation begins a sample step's conversation with its prompt.
-func startConversation(st *step, prompt string, data map[string]any) (*conversation, error) {
-	system, err := execOptional(st.system, data)
+func startConversation(st *plan.Step, prompt string, data map[string]any) (*conversation, error) {
+	system, err := execOptional(st.System, data)
 	if err != nil {
 		return nil, err
 	}
@@ -76,14 +77,14 @@ func startConversation(st *step, prompt string, data map[string]any) (*conversat
 
 // toolsParams is the request of the conversation's next turn; the last
 // turn offers no tool.
-func (s *Server) toolsParams(st *step, conv *conversation) *mcp.CreateMessageWithToolsParams {
-	p := &mcp.CreateMessageWithToolsParams{MaxTokens: st.maxTokens, SystemPrompt: conv.System, Temperature: st.temperature,
-		Messages: conv.Messages, ToolChoice: &mcp.ToolChoice{Mode: st.toolChoice}}
-	if conv.Turn == st.maxTurns {
+func (s *Server) toolsParams(st *plan.Step, conv *conversation) *mcp.CreateMessageWithToolsParams {
+	p := &mcp.CreateMessageWithToolsParams{MaxTokens: st.MaxTokens, SystemPrompt: conv.System, Temperature: st.Temperature,
+		Messages: conv.Messages, ToolChoice: &mcp.ToolChoice{Mode: st.ToolChoice}}
+	if conv.Turn == st.MaxTurns {
 		p.ToolChoice = &mcp.ToolChoice{Mode: "none"} // the last word, without tools
 	}
-	for _, name := range st.offer {
-		p.Tools = append(p.Tools, s.allTools[name].def)
+	for _, name := range st.Offer {
+		p.Tools = append(p.Tools, s.allTools[name].Def)
 	}
 	return p
 }
@@ -91,9 +92,9 @@ func (s *Server) toolsParams(st *step, conv *conversation) *mcp.CreateMessageWit
 // nextTurn takes the model's answer: the step's result when it calls no
 // tool or the turns ran out; else the tools it calls run and the
 // conversation goes on.
-func (s *Server) nextTurn(ctx context.Context, st *step, conv *conversation, res *mcp.CreateMessageWithToolsResult, ss stepSession) (any, bool) {
+func (s *Server) nextTurn(ctx context.Context, st *plan.Step, conv *conversation, res *mcp.CreateMessageWithToolsResult, ss stepSession) (any, bool) {
 	uses := toolUses(res.Content)
-	if len(uses) == 0 || conv.Turn == st.maxTurns {
+	if len(uses) == 0 || conv.Turn == st.MaxTurns {
 		return sampled(res, conv.Calls), true
 	}
 	conv.Messages = append(conv.Messages, &mcp.SamplingMessageV2{Role: "assistant", Content: res.Content},
@@ -108,25 +109,25 @@ func (s *Server) nextTurn(ctx context.Context, st *step, conv *conversation, res
 // then KEY_2, KEY_3...), the tools the model calls run when its answer
 // comes, and the conversation waits in the request state for the next
 // round.
-func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *step, data map[string]any, ss stepSession) (any, bool, error) {
+func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *plan.Step, data map[string]any, ss stepSession) (any, bool, error) {
 	conv := &conversation{}
-	if r.pending(st.key, conv) {
-		if resp, ok := r.responses[turnKey(st.key, conv.Turn)]; ok {
+	if r.pending(st.Key, conv) {
+		if resp, ok := r.responses[turnKey(st.Key, conv.Turn)]; ok {
 			res, ok := resp.(*mcp.CreateMessageWithToolsResult)
 			if !ok {
-				return nil, false, notAnswerTo(turnKey(st.key, conv.Turn), "sampling/createMessage")
+				return nil, false, notAnswerTo(turnKey(st.Key, conv.Turn), "sampling/createMessage")
 			}
 			// the tools it calls run once: this state cannot bring them again
 			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.SpendOnce(r.token, r.prev.Expires) {
 				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reqstate.ErrBad.Error()}
 			}
 			if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
-				r.settle(st.key, out)
+				r.settle(st.Key, out)
 				return out, true, nil
 			}
 		}
 	} else {
-		prompt, err := execOptional(st.text, data)
+		prompt, err := execOptional(st.Text, data)
 		if err == nil {
 			conv, err = startConversation(st, prompt, data)
 		}
@@ -137,8 +138,8 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 			return nil, false, errors.New(s.redact.Apply(err.Error()))
 		}
 	}
-	r.keep(st.key, conv)
-	r.ask(i, turnKey(st.key, conv.Turn), s.toolsParams(st, conv))
+	r.keep(st.Key, conv)
+	r.ask(i, turnKey(st.Key, conv.Turn), s.toolsParams(st, conv))
 	return nil, true, nil
 }
 
@@ -163,16 +164,16 @@ func toolUses(cs []mcp.Content) []*mcp.ToolUseContent {
 
 // runToolUses runs the tool calls the model asked for, in order, and
 // returns their results; a call of a tool not offered is an error result.
-func (s *Server) runToolUses(ctx context.Context, st *step, uses []*mcp.ToolUseContent, ss stepSession) []mcp.Content {
+func (s *Server) runToolUses(ctx context.Context, st *plan.Step, uses []*mcp.ToolUseContent, ss stepSession) []mcp.Content {
 	out := make([]mcp.Content, 0, len(uses))
 	for _, u := range uses {
 		var res *mcp.CallToolResult
 		t := s.allTools[u.Name]
 		switch {
-		case !slices.Contains(st.offer, u.Name):
-			res = errorResult(fmt.Sprintf("tool %q was not offered; call one of %s", u.Name, strings.Join(st.offer, ", ")))
-		case !auth.CallerFrom(ctx).HasScopes(t.scopes):
-			res = errorResult(fmt.Sprintf("%q needs the scope(s) %s, which this caller was not granted", u.Name, strings.Join(t.scopes, " ")))
+		case !slices.Contains(st.Offer, u.Name):
+			res = errorResult(fmt.Sprintf("tool %q was not offered; call one of %s", u.Name, strings.Join(st.Offer, ", ")))
+		case !auth.CallerFrom(ctx).HasScopes(t.Scopes):
+			res = errorResult(fmt.Sprintf("%q needs the scope(s) %s, which this caller was not granted", u.Name, strings.Join(t.Scopes, " ")))
 		default:
 			raw, _ := json.Marshal(u.Input)
 			res = s.call(ctx, t, raw, ss, nil)

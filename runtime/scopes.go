@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -21,31 +22,31 @@ func (s *Server) NeedScopes(method, name string) []string {
 	switch method {
 	case "tools/call":
 		if t, ok := s.toolIndex[name]; ok {
-			return t.scopes
+			return t.Scopes
 		}
 	case "prompts/get":
 		for _, p := range s.prompts {
-			if p.def.Name == name {
-				return p.scopes
+			if p.Def.Name == name {
+				return p.Scopes
 			}
 		}
 	case "resources/read":
 		if r := s.resourceFor(name); r != nil {
-			return r.scopes
+			return r.Scopes
 		}
 	}
 	return nil
 }
 
 // resourceFor returns the resource or template serving uri, or nil.
-func (s *Server) resourceFor(uri string) *resource {
+func (s *Server) resourceFor(uri string) *plan.Resource {
 	for _, r := range s.resources {
-		if r.def.URI == uri {
+		if r.Def.URI == uri {
 			return r
 		}
 	}
 	for _, r := range s.templates {
-		if _, ok := r.uriArgs(uri); ok {
+		if _, ok := r.URIArgs(uri); ok {
 			return r
 		}
 	}
@@ -202,8 +203,8 @@ func (s *Server) filterList(c *auth.Caller, res mcp.Result) {
 
 func (s *Server) templateScopes(t *mcp.ResourceTemplate) []string {
 	for _, r := range s.templates {
-		if r.tmpl.URITemplate == t.URITemplate {
-			return r.scopes
+		if r.Tmpl.URITemplate == t.URITemplate {
+			return r.Scopes
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/expose"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
 // Selection narrows a server to a subset (`mcpgen serve --toolset,
@@ -68,14 +69,14 @@ func semi(hint string) string {
 // tools they offer (allTools).
 func (s *Server) narrow(picked map[string]bool, tags []string) {
 	x := s.exposure
-	s.tools = slices.DeleteFunc(s.tools, func(t *tool) bool { return !picked[t.def.Name] })
-	s.toolIndex = make(map[string]*tool, len(s.tools))
+	s.tools = slices.DeleteFunc(s.tools, func(t *plan.Tool) bool { return !picked[t.Def.Name] })
+	s.toolIndex = make(map[string]*plan.Tool, len(s.tools))
 	for _, t := range s.tools {
-		s.toolIndex[t.def.Name] = t
+		s.toolIndex[t.Def.Name] = t
 	}
 	hidden := func(have []string) bool { return len(have) > 0 && !expose.Tagged(have, tags) }
-	s.prompts = slices.DeleteFunc(s.prompts, func(p *prompt) bool { return hidden(x.PromptTags[p.def.Name]) })
-	s.resources = slices.DeleteFunc(s.resources, func(r *resource) bool { return hidden(x.ResourceTags[r.def.URI]) })
-	s.templates = slices.DeleteFunc(s.templates, func(r *resource) bool { return hidden(x.ResourceTags[r.tmpl.URITemplate]) })
+	s.prompts = slices.DeleteFunc(s.prompts, func(p *plan.Prompt) bool { return hidden(x.PromptTags[p.Def.Name]) })
+	s.resources = slices.DeleteFunc(s.resources, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Def.URI]) })
+	s.templates = slices.DeleteFunc(s.templates, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Tmpl.URITemplate]) })
 	s.finishProtocol() // list hints of what is left
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/mask"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/spill"
@@ -43,13 +44,13 @@ type Info struct {
 type Server struct {
 	info      Info
 	logger    *slog.Logger
-	tools     []*tool
-	toolIndex map[string]*tool
-	allTools  map[string]*tool // every tool built, served or not (sampling offers them)
-	exposure  *expose.Exposure // tags and toolsets, for Select
-	prompts   []*prompt
-	resources []*resource
-	templates []*resource
+	tools     []*plan.Tool
+	toolIndex map[string]*plan.Tool
+	allTools  map[string]*plan.Tool // every tool built, served or not (sampling offers them)
+	exposure  *expose.Exposure      // tags and toolsets, for Select
+	prompts   []*plan.Prompt
+	resources []*plan.Resource
+	templates []*plan.Resource
 	spill     *spill.Store // results kept in pages; nil when no tool keeps any
 	closers   []io.Closer
 	redact    *mask.Redactor
@@ -109,7 +110,7 @@ func (s *Server) Info() Info { return s.info }
 func (s *Server) ToolNames() []string {
 	names := make([]string, len(s.tools))
 	for i, t := range s.tools {
-		names[i] = t.def.Name
+		names[i] = t.Def.Name
 	}
 	return names
 }
@@ -150,12 +151,12 @@ func (s *Server) MCP() *mcp.Server {
 		taskwire.Register(srv, s.tasks, s.logger)
 	}
 	for _, p := range s.prompts {
-		srv.AddPrompt(p.def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		srv.AddPrompt(p.Def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return s.getPrompt(ctx, p, req)
 		})
 	}
 	for _, r := range s.resources {
-		srv.AddResource(r.def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		srv.AddResource(r.Def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return s.read(ctx, r, req)
 		})
 	}
@@ -163,7 +164,7 @@ func (s *Server) MCP() *mcp.Server {
 		srv.AddResourceTemplate(spillResource(), s.readSpill)
 	}
 	for _, r := range s.templates {
-		srv.AddResourceTemplate(r.tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		srv.AddResourceTemplate(r.Tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return s.read(ctx, r, req)
 		})
 	}
@@ -331,21 +332,21 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	switch p.Ref.Type {
 	case "ref/prompt":
 		for _, pr := range s.prompts {
-			if pr.def.Name != p.Ref.Name {
+			if pr.Def.Name != p.Ref.Name {
 				continue
 			}
 			found = true
-			for _, a := range pr.args {
+			for _, a := range pr.Args {
 				if a.Name == p.Argument.Name {
-					values, from = a.Complete, pr.completers[a.Name]
+					values, from = a.Complete, pr.Completers[a.Name]
 				}
 			}
 		}
 	case "ref/resource":
 		for _, r := range s.templates {
-			if r.tmpl.URITemplate == p.Ref.URI {
+			if r.Tmpl.URITemplate == p.Ref.URI {
 				found = true
-				values, from = r.complete[p.Argument.Name], r.completers[p.Argument.Name]
+				values, from = r.Complete[p.Argument.Name], r.Completers[p.Argument.Name]
 			}
 		}
 	default:
@@ -401,10 +402,10 @@ func (s *Server) Describe() string {
 func (s *Server) ArgTypes(tool string) map[string]string {
 	out := map[string]string{}
 	t, ok := s.toolIndex[tool]
-	if !ok || t.args == nil {
+	if !ok || t.Args == nil {
 		return out
 	}
-	props, _ := t.args.Schema().Doc()["properties"].(map[string]any)
+	props, _ := t.Args.Schema().Doc()["properties"].(map[string]any)
 	for name, p := range props {
 		p, _ := p.(map[string]any)
 		out[name], _ = p["type"].(string)

@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/templates"
 )
 
@@ -87,11 +88,11 @@ func asStepSession(n handlers.Notifier) stepSession {
 // for a 2026-07-28 request, round collects the questions instead (mrtr.go)
 // and runSteps returns errInputRequired once it cannot go on without their
 // answers. Any other error stops the call: the tool fails with its text.
-func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data map[string]any, ss stepSession, round *inputRound) error {
+func (s *Server) runSteps(ctx context.Context, name string, steps []*plan.Step, data map[string]any, ss stepSession, round *inputRound) error {
 	results := map[string]any{}
 	data["steps"] = results
 	for i, st := range steps {
-		if skip, err := st.skip(data); err != nil || skip {
+		if skip, err := st.Skip(data); err != nil || skip {
 			if err != nil {
 				return errors.New(s.redact.Apply(err.Error()))
 			}
@@ -105,20 +106,20 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 			case round.waiting():
 				continue // more questions for this round, or nothing more to run
 			case ok:
-				if st.as != "" {
-					results[st.as] = res
+				if st.As != "" {
+					results[st.As] = res
 				}
 				continue
 			}
 		}
-		sctx, end := observe.Step(ctx, st.kind)
+		sctx, end := observe.Step(ctx, st.Kind)
 		res, err := s.runStep(sctx, name, st, data, ss)
 		end(err)
 		if err != nil {
 			return errors.New(s.redact.Apply(err.Error()))
 		}
-		if st.as != "" && res != nil {
-			results[st.as] = res
+		if st.As != "" && res != nil {
+			results[st.As] = res
 		}
 	}
 	if round != nil && round.waiting() {
@@ -127,25 +128,25 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*step, data 
 	return nil
 }
 
-func (s *Server) runStep(ctx context.Context, name string, st *step, data map[string]any, ss stepSession) (any, error) {
-	if st.ifSupported && !ss.supports(st.capability()) {
+func (s *Server) runStep(ctx context.Context, name string, st *plan.Step, data map[string]any, ss stepSession) (any, error) {
+	if st.IfSupported && !ss.supports(st.Capability()) {
 		return nil, nil
 	}
-	text, err := execOptional(st.text, data)
+	text, err := execOptional(st.Text, data)
 	if err != nil {
 		return nil, err
 	}
-	switch st.kind {
+	switch st.Kind {
 	case "log":
-		ss.logAt(ctx, st.level, cmp.Or(st.logger, name), text)
+		ss.logAt(ctx, st.Level, cmp.Or(st.Logger, name), text)
 	case "progress":
-		ss.Progress(ctx, st.progress, st.total, text)
+		ss.Progress(ctx, st.Progress, st.Total, text)
 	case "sleep":
-		return nil, sleep(ctx, st.wait)
+		return nil, sleep(ctx, st.Wait)
 	case "close_stream":
-		ss.closeStream(st.wait)
+		ss.closeStream(st.Wait)
 	case "sample":
-		if len(st.offer) > 0 {
+		if len(st.Offer) > 0 {
 			return s.sampleWithTools(ctx, st, text, data, ss)
 		}
 		p, err := sampleParams(st, text, data)
@@ -158,7 +159,7 @@ func (s *Server) runStep(ctx context.Context, name string, st *step, data map[st
 		}
 		return sampleResult(res.Model, string(res.Role), res.StopReason, []mcp.Content{res.Content}), nil
 	case "elicit", "confirm":
-		res, err := ss.elicit(ctx, &mcp.ElicitParams{Message: text, RequestedSchema: st.schema})
+		res, err := ss.elicit(ctx, &mcp.ElicitParams{Message: text, RequestedSchema: st.Schema})
 		if err != nil {
 			return nil, fmt.Errorf("asking the user: %w", err)
 		}
@@ -189,12 +190,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 }
 
 // sampleParams is the request of a sample step whose prompt is rendered.
-func sampleParams(st *step, prompt string, data map[string]any) (*mcp.CreateMessageParams, error) {
-	system, err := execOptional(st.system, data)
+func sampleParams(st *plan.Step, prompt string, data map[string]any) (*mcp.CreateMessageParams, error) {
+	system, err := execOptional(st.System, data)
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.CreateMessageParams{MaxTokens: st.maxTokens, SystemPrompt: system, Temperature: st.temperature,
+	return &mcp.CreateMessageParams{MaxTokens: st.MaxTokens, SystemPrompt: system, Temperature: st.Temperature,
 		Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: prompt}}}}, nil
 }
 
@@ -212,13 +213,13 @@ func sampleResult(model, role, stop string, content []mcp.Content) map[string]an
 
 // elicitResult is what templates see of the user's answer; declining or
 // canceling a step that is not optional stops the call.
-func elicitResult(st *step, res *mcp.ElicitResult) (any, error) {
-	if res.Action != "accept" && !st.optional {
+func elicitResult(st *plan.Step, res *mcp.ElicitResult) (any, error) {
+	if res.Action != "accept" && !st.Optional {
 		what := "declined"
 		if res.Action == "cancel" {
 			what = "canceled"
 		}
-		if st.kind == "confirm" {
+		if st.Kind == "confirm" {
 			return nil, fmt.Errorf("the user %s the confirmation: nothing was done", what)
 		}
 		return nil, fmt.Errorf("the user %s the request for input: nothing was done", what)

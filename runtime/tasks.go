@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
@@ -46,7 +47,7 @@ func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res 
 // startTask starts a call of tool t as a task. carried holds the answers
 // a 2026 call gathered before the task started (the steps up to the
 // tool's task_after), nil when none.
-func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *reqstate.State) (*task.Task, error) {
+func (s *Server) startTask(ctx context.Context, t *plan.Tool, req *mcp.CallToolRequest, ttl time.Duration, modern bool, carried *reqstate.State) (*task.Task, error) {
 	owner := taskwire.Owner(ctx, req.Session)
 	params, _ := json.Marshal(req.Params)
 	var changed func(*task.Task)
@@ -54,7 +55,7 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 		changed = taskwire.StatusNotifier(req.Session)
 	}
 	caps := req.ClientCapabilities()
-	ts := &taskSession{notifier: &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps},
+	ts := &taskSession{notifier: &notifier{req: req, logger: t.Def.Name, levels: s.logLevels, caps: caps},
 		modern: modern}
 	var work task.Work
 	if modern {
@@ -70,13 +71,13 @@ func (s *Server) startTask(ctx context.Context, t *tool, req *mcp.CallToolReques
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.redact.Apply(err.Error())}
 	}
-	s.logger.Info("task created", "task", tk.ID, "tool", t.def.Name, "owner", owner)
+	s.logger.Info("task created", "task", tk.ID, "tool", t.Def.Name, "owner", owner)
 	return tk, nil
 }
 
 // taskWork runs tool t for a 2025-11-25 task, whose steps ask the client
 // through the session that started it. A tool error fails the task.
-func (s *Server) taskWork(t *tool, raw json.RawMessage, ts *taskSession) task.Work {
+func (s *Server) taskWork(t *plan.Tool, raw json.RawMessage, ts *taskSession) task.Work {
 	return func(ctx context.Context, h *task.Handle) task.Outcome {
 		ts.h = h
 		return taskOutcome(s.call(ctx, t, raw, ts, nil), true)
@@ -90,10 +91,10 @@ func (s *Server) taskWork(t *tool, raw json.RawMessage, ts *taskSession) task.Wo
 // round resumes where the last stopped. A tool error completes the task
 // with an error result; a protocol error (a capability the client did not
 // declare, an answer of the wrong kind) fails it.
-func (s *Server) taskWork2026(t *tool, raw json.RawMessage, ts *taskSession, carried *reqstate.State) task.Work {
+func (s *Server) taskWork2026(t *plan.Tool, raw json.RawMessage, ts *taskSession, carried *reqstate.State) task.Work {
 	return func(ctx context.Context, h *task.Handle) task.Outcome {
 		ts.h = h
-		if err := missingCapabilities(t.requires, ts.caps); err != nil {
+		if err := missingCapabilities(t.Requires, ts.caps); err != nil {
 			return taskFailure(err)
 		}
 		round := &inputRound{caps: ts.caps, asked: mcp.InputRequestMap{}, carried: carried}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
 
@@ -17,17 +18,17 @@ import (
 // callAsTask2025 answers a 2025-11-25 tools/call: a task when the client
 // asks for one and the tool allows it; -32601 when the tool cannot run as
 // asked (the spec's tool-level negotiation).
-func (s *Server) callAsTask2025(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, bool, error) {
+func (s *Server) callAsTask2025(ctx context.Context, t *plan.Tool, req *mcp.CallToolRequest) (mcp.Result, bool, error) {
 	asked := req.Params.Task
 	switch {
-	case asked == nil && t.task == taskRequired:
+	case asked == nil && t.Task == taskRequired:
 		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-			Message: fmt.Sprintf("tool %q must be called as a task: add params.task", t.def.Name)}
+			Message: fmt.Sprintf("tool %q must be called as a task: add params.task", t.Def.Name)}
 	case asked == nil:
 		return nil, false, nil
-	case t.task == "":
+	case t.Task == "":
 		return nil, true, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound,
-			Message: fmt.Sprintf("tool %q does not run as a task: call it without params.task", t.def.Name)}
+			Message: fmt.Sprintf("tool %q does not run as a task: call it without params.task", t.Def.Name)}
 	}
 	var ttl time.Duration
 	if asked.TTL != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
 )
@@ -19,17 +20,17 @@ import (
 // callAsTask2026 answers a 2026 tools/call of a task tool: a task for a
 // client that declares the extension (a legacy params.task is ignored),
 // -32021 for one that does not when the tool requires a task.
-func (s *Server) callAsTask2026(ctx context.Context, t *tool, req *mcp.CallToolRequest) (mcp.Result, bool, error) {
+func (s *Server) callAsTask2026(ctx context.Context, t *plan.Tool, req *mcp.CallToolRequest) (mcp.Result, bool, error) {
 	switch {
-	case t.task == "":
+	case t.Task == "":
 		return nil, false, nil
-	case !taskwire.Declares(req.Params.Meta) && t.task == taskRequired:
+	case !taskwire.Declares(req.Params.Meta) && t.Task == taskRequired:
 		return nil, true, taskwire.Missing()
 	case !taskwire.Declares(req.Params.Meta):
 		return nil, false, nil
 	}
 	var carried *reqstate.State
-	if t.taskAfter >= 0 { // some steps run before the task starts
+	if t.TaskAfter >= 0 { // some steps run before the task starts
 		res, st, err := s.stepsBeforeTask(ctx, t, req)
 		if res != nil || err != nil {
 			return res, true, err
@@ -51,9 +52,9 @@ func (s *Server) callAsTask2026(ctx context.Context, t *tool, req *mcp.CallToolR
 // answered. It returns that result (or a tool error result), a protocol
 // error, or, once the steps are done, their state for the task to resume
 // from.
-func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, *reqstate.State, error) {
+func (s *Server) stepsBeforeTask(ctx context.Context, t *plan.Tool, req *mcp.CallToolRequest) (*mcp.CallToolResult, *reqstate.State, error) {
 	caps := req.ClientCapabilities()
-	if err := missingCapabilities(t.requires, caps); err != nil {
+	if err := missingCapabilities(t.Requires, caps); err != nil {
 		return nil, nil, err
 	}
 	args, who, err := s.prepare(ctx, t, req.Params.Arguments)
@@ -61,13 +62,13 @@ func (s *Server) stepsBeforeTask(ctx context.Context, t *tool, req *mcp.CallTool
 		return errorResult(err.Error()), nil, nil
 	}
 	round := modernRound(modernVersion, caps, req.Params.InputResponses, req.Params.RequestState)
-	if !round.begin(ctx, s, "tool", t.def.Name, args) {
+	if !round.begin(ctx, s, "tool", t.Def.Name, args) {
 		return nil, nil, round.protoErr
 	}
-	n := &notifier{req: req, logger: t.def.Name, levels: s.logLevels, caps: caps}
+	n := &notifier{req: req, logger: t.Def.Name, levels: s.logLevels, caps: caps}
 	data := map[string]any{"args": args, authName: who}
-	upTo := t.taskAfter + 1
-	err = s.runSteps(ctx, t.def.Name, t.steps[:upTo], data, n, round)
+	upTo := t.TaskAfter + 1
+	err = s.runSteps(ctx, t.Def.Name, t.Steps[:upTo], data, n, round)
 	var protoErr *jsonrpc.Error
 	switch {
 	case errors.Is(err, errInputRequired):

@@ -306,13 +306,13 @@ tools:
     content: [{text: x}]
 `, nil)
 	tl := srv.toolIndex["t"]
-	first, err := tl.args.Decode([]byte(`{}`))
+	first, err := tl.Args.Decode([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	first["tags"].([]any)[0] = "changed"
 	first["opts"].(map[string]any)["deep"].([]any)[0] = "changed"
-	second, err := tl.args.Decode([]byte(`{}`))
+	second, err := tl.Args.Decode([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)
 	}

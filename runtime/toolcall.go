@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 )
 
@@ -34,13 +35,13 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(req.Params.Name)}
 	}
-	n := &notifier{req: req, logger: t.def.Name, levels: s.logLevels}
+	n := &notifier{req: req, logger: t.Def.Name, levels: s.logLevels}
 	var round *inputRound
-	if t.interactive || len(t.requires) > 0 {
+	if t.Interactive || len(t.Requires) > 0 {
 		// An older client's session may not know what it declared (a
 		// stateless server forgets it): a step it cannot answer fails.
 		version, caps := req.ProtocolVersion(), req.ClientCapabilities()
-		if err := missingCapabilities(t.requires, caps); err != nil && version >= modernVersion {
+		if err := missingCapabilities(t.Requires, caps); err != nil && version >= modernVersion {
 			return nil, err
 		}
 		n.caps = caps
@@ -83,16 +84,16 @@ func (s *Server) unknownTool(name string) string {
 // prepare decodes and validates a call's arguments, and binds those the
 // server sets from the caller, whom it returns as expressions see it when
 // the tool reads `auth`.
-func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (args, who map[string]any, err error) {
-	if args, err = t.args.Decode(raw); err != nil {
+func (s *Server) prepare(ctx context.Context, t *plan.Tool, raw json.RawMessage) (args, who map[string]any, err error) {
+	if args, err = t.Args.Decode(raw); err != nil {
 		return nil, nil, err
 	}
-	if t.needsCaller { // the caller as expressions see it costs a copy of its claims
+	if t.NeedsCaller { // the caller as expressions see it costs a copy of its claims
 		if who = s.identity.CallerVars(ctx); who == nil {
 			return nil, nil, errors.New(errNoCaller)
 		}
 	}
-	if err := t.bind(args, who); err != nil {
+	if err := bind(t, args, who); err != nil {
 		return nil, nil, err
 	}
 	return args, who, nil
@@ -103,7 +104,7 @@ func (s *Server) prepare(ctx context.Context, t *tool, raw json.RawMessage) (arg
 // whatever the result holds.
 // A 2026-07-28 call (round not nil) may instead end with questions for the
 // client (mrtr.go), or with round.protoErr set and no result.
-func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
+func (s *Server) call(ctx context.Context, t *plan.Tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
 	res := s.run(ctx, t, raw, n, round)
 	if res == nil {
 		return &mcp.CallToolResult{}
@@ -111,19 +112,19 @@ func (s *Server) call(ctx context.Context, t *tool, raw json.RawMessage, n handl
 	return s.limitResult(ctx, t, s.mask.ToolResult(res))
 }
 
-func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
-	if msg := s.limits.Limited(ctx, s.obs.Metrics, s.logger, t.def.Name, t.limit); msg != "" {
+func (s *Server) run(ctx context.Context, t *plan.Tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
+	if msg := s.limits.Limited(ctx, s.obs.Metrics, s.logger, t.Def.Name, t.Limit); msg != "" {
 		return errorResult(msg)
 	}
 	args, who, err := s.prepare(ctx, t, raw)
 	if err != nil {
 		return errorResult(err.Error())
 	}
-	if round != nil && !round.begin(ctx, s, "tool", t.def.Name, args) {
+	if round != nil && !round.begin(ctx, s, "tool", t.Def.Name, args) {
 		return nil
 	}
 	data := map[string]any{"args": args, authName: who} // auth: for the handlers of steps
-	if err := s.runSteps(ctx, t.def.Name, t.steps, data, asStepSession(n), round); err != nil {
+	if err := s.runSteps(ctx, t.Def.Name, t.Steps, data, asStepSession(n), round); err != nil {
 		var protoErr *jsonrpc.Error
 		switch {
 		case errors.Is(err, errInputRequired):
@@ -138,9 +139,9 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		return nil
 	}
 	var res *handlers.Result
-	if t.handler != nil {
+	if t.Handler != nil {
 		steps, _ := data["steps"].(map[string]any)
-		res, err = t.handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: who})
+		res, err = t.Handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: who})
 		if err != nil {
 			if ctx.Err() != nil {
 				return errorResult("canceled: " + s.redact.Apply(err.Error()))
@@ -152,15 +153,15 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 			data["result"] = res.Text() // a text result, for templates
 		}
 	}
-	out := &mcp.CallToolResult{IsError: t.isError}
+	out := &mcp.CallToolResult{IsError: t.IsError}
 	if res != nil {
 		out.Content, out.IsError = content.FromHandlers(res.Content), res.IsError
-		if res.Structured == nil && !res.IsError && t.out != nil {
+		if res.Structured == nil && !res.IsError && t.Out != nil {
 			return errorResult("the tool declares an output schema but its result has no structured content")
 		}
 		if res.Structured != nil && !res.IsError {
-			if t.out != nil {
-				if err := t.out.Validate(res.Structured); err != nil {
+			if t.Out != nil {
+				if err := t.Out.Validate(res.Structured); err != nil {
 					return errorResult("the result does not match the tool's output schema: " + err.Error())
 				}
 			}
@@ -168,8 +169,8 @@ func (s *Server) run(ctx context.Context, t *tool, raw json.RawMessage, n handle
 		}
 	}
 	// a handler's error result stands as it is: content renders results
-	if len(t.content) > 0 && (res == nil || !res.IsError) {
-		if out.Content, err = content.Render(t.content, data); err != nil {
+	if len(t.Content) > 0 && (res == nil || !res.IsError) {
+		if out.Content, err = content.Render(t.Content, data); err != nil {
 			return errorResult(s.redact.Apply(err.Error()))
 		}
 	}

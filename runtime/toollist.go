@@ -57,7 +57,7 @@ func (s *Server) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, err
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, end-start)}
 	s.cache.Tools.Apply(&res.Cacheable) // the same on every page
 	for _, t := range s.tools[start:end] {
-		res.Tools = append(res.Tools, t.def)
+		res.Tools = append(res.Tools, t.Def)
 	}
 	if end < len(s.tools) {
 		res.NextCursor = encodeToolsCursor(end)
@@ -85,8 +85,8 @@ func decodeToolsCursor(cursor string, n int) (int, bool) {
 // checks on a call: nil for tools without x-mcp-header annotations, which
 // need no check.
 func (s *Server) headerTool(name string) *mcp.Tool {
-	if t, ok := s.toolIndex[name]; ok && t.headers {
-		return t.def
+	if t, ok := s.toolIndex[name]; ok && t.Headers {
+		return t.Def
 	}
 	return nil
 }
@@ -98,8 +98,8 @@ func (s *Server) ToolBackends() map[string]string {
 	s = s.now()
 	out := map[string]string{}
 	for _, t := range s.tools {
-		if t.backend != "" {
-			out[t.def.Name] = t.backend
+		if t.Backend != "" {
+			out[t.Def.Name] = t.Backend
 		}
 	}
 	return out

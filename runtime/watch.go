@@ -17,18 +17,18 @@ import (
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	for _, r := range s.templates {
-		if r.file == nil {
+		if r.File == nil {
 			continue
 		}
-		args, ok := r.uriArgs(uri)
+		args, ok := r.URIArgs(uri)
 		if !ok {
 			continue
 		}
-		name, err := r.file.Execute(map[string]any{"args": args})
+		name, err := r.File.Execute(map[string]any{"args": args})
 		if err != nil || !filepath.IsLocal(name) {
 			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no resource at %q", uri)}
 		}
-		return s.watch.Add(watch.File{URI: uri, Root: r.root, Name: name})
+		return s.watch.Add(watch.File{URI: uri, Root: r.Root, Name: name})
 	}
 	return nil
 }
@@ -69,7 +69,7 @@ func (s *Server) watches() bool {
 		return true
 	}
 	for _, r := range s.templates {
-		if r.file != nil {
+		if r.File != nil {
 			return true
 		}
 	}
