@@ -15,7 +15,7 @@ const (
 
 // appCapability advertises the extension when the config has apps.
 func (s *Server) appCapability(caps *mcp.ServerCapabilities) {
-	if len(s.apps) > 0 {
+	if len(s.plan.Apps) > 0 {
 		caps.AddExtension(appExtension, map[string]any{"mimeTypes": []string{appMIMEType}})
 	}
 }

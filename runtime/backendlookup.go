@@ -4,6 +4,6 @@ package runtime
 // `backends`), for code that works on it directly, such as `mcpgen test`
 // seeding a database; ok is false when there is none.
 func (s *Server) Backend(name string) (b any, ok bool) {
-	b, ok = s.backends[name]
+	b, ok = s.plan.Backends[name]
 	return b, ok
 }

@@ -124,18 +124,18 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	b := &builder{opts: opts, srv: newServer(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
 	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
-	b.srv.redact = b.redact
+	b.srv.plan.Redact = b.redact
 	if opts.RateLimiter != nil {
-		b.srv.limits.Rates = opts.RateLimiter
+		b.srv.plan.Limits.Rates = opts.RateLimiter
 	}
-	b.srv.limits.Results = opts.Cache
+	b.srv.plan.Limits.Results = opts.Cache
 	if opts.Slots != nil {
-		b.srv.limits.Slots = opts.Slots
+		b.srv.plan.Limits.Slots = opts.Slots
 	}
 	if opts.Observer != nil {
-		b.srv.obs = opts.Observer
+		b.srv.plan.Obs = opts.Observer
 	}
-	b.identity = b.srv.identity
+	b.identity = b.srv.plan.Identity
 	for _, f := range files {
 		if b.oneServer(f) {
 			b.server(f)
@@ -154,18 +154,18 @@ func Build(files []*load.File, opts BuildOptions) (*Server, load.Diagnostics) {
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *mask.NewRedactor(secrets.Credentials())
-	b.srv.mask = mask.NewMasker(secrets.Credentials())
+	b.srv.plan.Mask = mask.NewMasker(secrets.Credentials())
 	ds := b.ds.Sort()
 	if ds.Errors() > 0 {
 		b.srv.Close()
 		return nil, ds
 	}
-	b.srv.obs.Metrics.Known(b.metricNames())
+	b.srv.plan.Obs.Metrics.Known(b.metricNames())
 	b.srv.finishProtocol()
 	b.shareState()
 	b.startTasks(b.opts.TaskStore)
-	b.srv.watch = watch.NewSet(watchFiles(b.srv))
-	b.srv.watchEvery = cmp.Or(opts.WatchInterval, watch.Interval)
+	b.srv.plan.Watch = watch.NewSet(watchFiles(b.srv))
+	b.srv.plan.WatchEvery = cmp.Or(opts.WatchInterval, watch.Interval)
 	return b.srv, ds
 }
 
@@ -207,10 +207,10 @@ func (b *builder) oneServer(f *load.File) bool {
 		return true
 	}
 	if text := f.Config.Server.Instructions; text != "" {
-		if b.srv.info.Instructions != "" {
-			text = b.srv.info.Instructions + "\n\n" + text
+		if b.srv.plan.Info.Instructions != "" {
+			text = b.srv.plan.Info.Instructions + "\n\n" + text
 		}
-		b.srv.info.Instructions = text
+		b.srv.plan.Info.Instructions = text
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		switch key := n.Content[i].Value; key {
@@ -225,7 +225,7 @@ func (b *builder) oneServer(f *load.File) bool {
 
 func (b *builder) server(f *load.File) {
 	s := f.Config.Server
-	info := &b.srv.info
+	info := &b.srv.plan.Info
 	for _, kv := range []struct {
 		dst *string
 		v   string
@@ -248,9 +248,9 @@ func (b *builder) server(f *load.File) {
 	b.serverMaxResult = s.MaxResult
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
-		b.srv.limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
+		b.srv.plan.Limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
 	}
-	b.srv.stdio = s.Stdio
+	b.srv.plan.Stdio = s.Stdio
 	b.cacheConfig(f, s.Cache)
 	b.stateConfig(f, s.State)
 	b.protocolConfig(f, &s)
@@ -367,16 +367,16 @@ func (b *builder) openBackends(f *load.File) {
 		} else {
 			entry.value = cfg.Open(env)
 			if c, ok := entry.value.(io.Closer); ok {
-				b.srv.closers = append(b.srv.closers, c) // closed with the server, or now if the build fails
+				b.srv.plan.Closers = append(b.srv.plan.Closers, c) // closed with the server, or now if the build fails
 			}
-			b.srv.carry[name] = &carried{key: key, value: entry.value}
+			b.srv.plan.Carry[name] = &plan.Carried{Key: key, Value: entry.value}
 		}
 		if entry.value == nil {
 			entry.value, entry.err = nil, fmt.Errorf("backend %q: %w", name, handlers.ErrBackendFailed)
 		}
 		b.backends[name] = entry
 		if entry.value != nil {
-			b.srv.backends[name] = entry.value
+			b.srv.plan.Backends[name] = entry.value
 		}
 		b.backendOps(f, path, name, h, entry.value)
 	}
@@ -450,7 +450,7 @@ func (b *builder) finishHandler(d *decoded) handlers.Handler {
 	env := d.env
 	hd := d.cfg.Build(env)
 	if c, ok := hd.(io.Closer); ok {
-		b.srv.closers = append(b.srv.closers, c)
+		b.srv.plan.Closers = append(b.srv.plan.Closers, c)
 	}
 	switch {
 	case env.partial:
@@ -707,8 +707,8 @@ func argNames(t types.Type) []string {
 }
 
 func newServer(logger *slog.Logger) *Server {
-	index := map[string]*plan.Tool{} // the same map until Select narrows toolIndex
-	return &Server{info: Info{Name: "mcpgen", Version: "0.0.0"}, logger: logger, toolIndex: index, allTools: index,
-		backends: map[string]any{}, identity: identity.New(), logLevels: &loglevel.Sessions{}, carry: map[string]*carried{},
-		limits: limits.NewSet(), obs: &observe.Observer{}}
+	index := map[string]*plan.Tool{} // the same map until Select narrows ToolIndex
+	return &Server{plan: &plan.Plan{Info: Info{Name: "mcpgen", Version: "0.0.0"}, Logger: logger, ToolIndex: index, AllTools: index,
+		Backends: map[string]any{}, Identity: identity.New(), LogLevels: &loglevel.Sessions{}, Carry: map[string]*plan.Carried{},
+		Limits: limits.NewSet(), Obs: &observe.Observer{}}}
 }

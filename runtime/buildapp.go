@@ -63,7 +63,7 @@ func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *
 	}
 	res.Meta = mcp.Meta{"ui": ui}
 	res.Def.Meta = res.Meta
-	b.srv.apps = append(b.srv.apps, r.URI)
+	b.srv.plan.Apps = append(b.srv.plan.Apps, r.URI)
 }
 
 // origins reports CSP entries that are not an origin: a scheme (https,
@@ -125,9 +125,9 @@ func (b *builder) toolApp(f *load.File, path string, a *spec.ToolApp) mcp.Meta {
 // checkAppRefs reports tools naming an app no resource provides.
 func (b *builder) checkAppRefs() {
 	for _, r := range b.appRefs {
-		if !slices.Contains(b.srv.apps, r.uri) {
+		if !slices.Contains(b.srv.plan.Apps, r.uri) {
 			b.diag(r.f, load.Error, r.path, fmt.Sprintf("no resource with `app` settings has the URI %q", r.uri),
-				cmp.Or(suggest.DidYouMean(r.uri, b.srv.apps), "declare it under resources, with app: {} and its HTML"))
+				cmp.Or(suggest.DidYouMean(r.uri, b.srv.plan.Apps), "declare it under resources, with app: {} and its HTML"))
 		}
 	}
 }

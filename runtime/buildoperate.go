@@ -65,8 +65,8 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *plan.To
 			"remove per_caller: false")
 		return nil
 	}
-	if b.srv.limits.Results == nil {
-		b.srv.limits.Results = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
+	if b.srv.plan.Limits.Results == nil {
+		b.srv.plan.Limits.Results = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
 	}
 	return &limits.Cache{TTL: time.Duration(c.TTL), PerCaller: perCaller || tl.NeedsCaller}
 }
@@ -93,7 +93,7 @@ const (
 // concurrency limit and its readiness probe.
 func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, value any) {
 	if l := b.concurrency(f, path+".concurrency", h.Concurrency); l != nil {
-		b.srv.limits.Backends[name] = l
+		b.srv.plan.Limits.Backends[name] = l
 	}
 	r := h.Readiness
 	if r == nil {
@@ -109,7 +109,7 @@ func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, v
 		return
 	}
 	redact := b.redact
-	b.srv.probes = append(b.srv.probes, observe.Probe{Name: name, Required: r.Required,
+	b.srv.plan.Probes = append(b.srv.plan.Probes, observe.Probe{Name: name, Required: r.Required,
 		Every:   cmp.Or(time.Duration(r.ProbeInterval), DefaultProbeInterval),
 		Timeout: cmp.Or(time.Duration(r.Timeout), DefaultProbeTimeout),
 		Check: func(ctx context.Context) error {
@@ -181,13 +181,13 @@ func parseRate(s string) (n, perSec float64, ok bool) {
 func (b *builder) metricNames() (tools, backends []string) {
 	s := b.srv
 	seen := map[string]bool{}
-	for _, t := range s.tools {
+	for _, t := range s.plan.Tools {
 		tools = append(tools, t.Def.Name)
 		if t.Backend != "" {
 			seen[t.Backend] = true
 		}
 	}
-	for name := range s.backends {
+	for name := range s.plan.Backends {
 		seen[name] = true
 	}
 	return tools, slices.Sorted(maps.Keys(seen))

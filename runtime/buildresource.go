@@ -28,9 +28,9 @@ import (
 )
 
 func (b *builder) resources(f *load.File) {
-	b.srv.resources = append(b.srv.resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
+	b.srv.plan.Resources = append(b.srv.plan.Resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
 		func(_ int, path string, r *spec.Resource) *plan.Resource { return b.resource(f, path, r) })...)
-	b.srv.templates = append(b.srv.templates, entries(b, f, "resource_templates", "empty resource template",
+	b.srv.plan.Templates = append(b.srv.plan.Templates, entries(b, f, "resource_templates", "empty resource template",
 		f.Config.ResourceTemplates,
 		func(_ int, path string, r *spec.ResourceTemplate) *plan.Resource {
 			return b.resourceTemplate(f, path, r)
@@ -236,7 +236,7 @@ func (b *builder) templateFile(f *load.File, path, name string, roots map[string
 // watchFiles lists the fixed files of s's resources, to be watched.
 func watchFiles(s *Server) []watch.File {
 	var out []watch.File
-	for _, r := range s.resources {
+	for _, r := range s.plan.Resources {
 		if name, ok := constOf(r.File); ok && r.File != nil {
 			out = append(out, watch.File{URI: r.Def.URI, Root: r.Root, Name: name})
 		}

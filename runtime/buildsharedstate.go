@@ -49,23 +49,23 @@ func (b *builder) shareState() {
 	}
 	s := b.srv
 	st := redisstate.New(redisstate.Options{Addr: r.Addr, Username: r.Username, Password: r.Password, DB: r.DB,
-		TLS: r.TLS, Prefix: cmp.Or(r.Prefix, "mcpgen:"+s.info.Name+":"), Timeout: time.Duration(r.Timeout),
-		SessionTTL: time.Duration(r.SessionTTL), Logger: s.logger})
-	s.shared = st
-	s.closers = append(s.closers, st)
+		TLS: r.TLS, Prefix: cmp.Or(r.Prefix, "mcpgen:"+s.plan.Info.Name+":"), Timeout: time.Duration(r.Timeout),
+		SessionTTL: time.Duration(r.SessionTTL), Logger: s.plan.Logger})
+	s.plan.Shared = st
+	s.plan.Closers = append(s.plan.Closers, st)
 	if b.opts.RateLimiter == nil {
-		s.limits.Rates = st.Limiter(s.limits.Rates)
+		s.plan.Limits.Rates = st.Limiter(s.plan.Limits.Rates)
 	}
-	if b.opts.Cache == nil && s.limits.Results != nil {
-		s.limits.Results = st.Cache(s.limits.Results)
+	if b.opts.Cache == nil && s.plan.Limits.Results != nil {
+		s.plan.Limits.Results = st.Cache(s.plan.Limits.Results)
 	}
 	if b.opts.TaskStore == nil {
 		b.opts.TaskStore = st.Tasks(nil)
 	}
-	if m := s.obs.Metrics; m != nil {
+	if m := s.plan.Obs.Metrics; m != nil {
 		st.Register(m.Registry())
 	}
-	s.probes = append(s.probes, observe.Probe{Name: "shared state (redis)", Every: stateProbeEvery,
+	s.plan.Probes = append(s.plan.Probes, observe.Probe{Name: "shared state (redis)", Every: stateProbeEvery,
 		Timeout: cmp.Or(time.Duration(r.Timeout), redisstate.DefaultTimeout), Check: st.Check})
 }
 
@@ -93,11 +93,11 @@ func (b *builder) reuseBackend(name, key string) (any, bool) {
 	if prev == nil {
 		return nil, false
 	}
-	c, ok := prev.carry[name]
-	if !ok || c.key != key || c.value == nil {
+	c, ok := prev.plan.Carry[name]
+	if !ok || c.Key != key || c.Value == nil {
 		return nil, false
 	}
-	b.srv.carry[name] = c
-	b.srv.adopted = append(b.srv.adopted, c.value)
-	return c.value, true
+	b.srv.plan.Carry[name] = c
+	b.srv.plan.Adopted = append(b.srv.plan.Adopted, c.Value)
+	return c.Value, true
 }

@@ -16,7 +16,7 @@ import (
 // stateless reports whether the server is served over HTTP without
 // sessions: by its config or by serve --stateless.
 func (b *builder) stateless() bool {
-	return b.opts.Stateless || (b.srv.http != nil && b.srv.http.Stateless)
+	return b.opts.Stateless || (b.srv.plan.HTTP != nil && b.srv.plan.HTTP.Stateless)
 }
 
 // statelessSteps warns about the confirm and steps at path (a tool's or a

@@ -339,7 +339,7 @@ func (b *builder) checkOffers() {
 	for _, o := range b.offers {
 		for i, name := range o.names {
 			p := fmt.Sprintf("%s.tools[%d]", o.path, i)
-			t, ok := b.srv.toolIndex[name]
+			t, ok := b.srv.plan.ToolIndex[name]
 			switch {
 			case !ok && slices.Contains(declared, name):
 				// declared, but broken: reported where it is defined

@@ -26,7 +26,7 @@ func (b *builder) taskOptions(f *load.File, t *spec.Tasks) {
 			b.errorf(f, "server.tasks."+path, "%s must be positive", path)
 		}
 	}
-	o := &b.srv.taskOpts
+	o := &b.srv.plan.TaskOpts
 	o.TTL, o.PollInterval, o.MaxPerOwner = time.Duration(t.TTL), time.Duration(t.PollInterval), t.MaxPerCaller
 }
 
@@ -64,12 +64,12 @@ func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*pl
 // startTasks creates the task manager when a tool runs as a task.
 func (b *builder) startTasks(store task.Store) {
 	s := b.srv
-	for _, t := range s.tools {
+	for _, t := range s.plan.Tools {
 		if t.Task != "" {
-			s.taskOpts.Store = store
-			s.taskOpts.Panicked = func(method string, v any) { observe.Panicked(s.logger, s.obs.Metrics, method, v) }
-			s.tasks = task.NewManager(s.taskOpts)
-			s.closers = append(s.closers, s.tasks)
+			s.plan.TaskOpts.Store = store
+			s.plan.TaskOpts.Panicked = func(method string, v any) { observe.Panicked(s.plan.Logger, s.plan.Obs.Metrics, method, v) }
+			s.plan.Tasks = task.NewManager(s.plan.TaskOpts)
+			s.plan.Closers = append(s.plan.Closers, s.plan.Tasks)
 			return
 		}
 	}

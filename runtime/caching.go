@@ -12,12 +12,12 @@ import (
 func (s *Server) setCacheable(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
 	switch req.(type) {
 	case *mcp.ListPromptsRequest:
-		s.cache.Prompts.Apply(c)
+		s.plan.Cache.Prompts.Apply(c)
 	case *mcp.ListResourcesRequest:
-		s.cache.Resources.Apply(c)
+		s.plan.Cache.Resources.Apply(c)
 	case *mcp.ListResourceTemplatesRequest:
-		s.cache.Templates.Apply(c)
+		s.plan.Cache.Templates.Apply(c)
 	case *mcp.ServerRequest[*mcp.DiscoverParams]:
-		s.cache.Server.Apply(c)
+		s.plan.Cache.Server.Apply(c)
 	}
 }

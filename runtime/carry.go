@@ -5,27 +5,19 @@ import (
 	"slices"
 )
 
-// carried is a shared backend a server opened, with the settings it was
-// opened with, so that a reload whose settings for it did not change takes
-// it over, pool, cache and all (BuildOptions.Previous).
-type carried struct {
-	key   string // kind, settings and the environment they read
-	value any
-}
-
 // takeOver moves the backends s adopted from prev into s's keeping: prev
 // no longer closes them, s does. Until then a failed or unused build of s
 // closes nothing of prev's.
 func (s *Server) takeOver(prev *Server) {
-	for _, v := range s.adopted {
+	for _, v := range s.plan.Adopted {
 		c, ok := v.(io.Closer)
 		if !ok {
 			continue
 		}
-		prev.closers = slices.DeleteFunc(prev.closers, func(x io.Closer) bool { return x == c })
-		s.closers = append([]io.Closer{c}, s.closers...) // opened first, closed last
+		prev.plan.Closers = slices.DeleteFunc(prev.plan.Closers, func(x io.Closer) bool { return x == c })
+		s.plan.Closers = append([]io.Closer{c}, s.plan.Closers...) // opened first, closed last
 	}
-	s.adopted = nil
+	s.plan.Adopted = nil
 	s.carryTasks(prev)
 }
 
@@ -34,15 +26,15 @@ func (s *Server) takeOver(prev *Server) {
 // before a reload must stay readable, answerable and cancellable after it,
 // and keep running. s's own manager, unused yet, is closed.
 func (s *Server) carryTasks(prev *Server) {
-	if prev.tasks == nil || s.tasks == prev.tasks {
+	if prev.plan.Tasks == nil || s.plan.Tasks == prev.plan.Tasks {
 		return
 	}
-	if s.tasks != nil {
-		own := s.tasks
-		s.closers = slices.DeleteFunc(s.closers, func(x io.Closer) bool { return x == own })
+	if s.plan.Tasks != nil {
+		own := s.plan.Tasks
+		s.plan.Closers = slices.DeleteFunc(s.plan.Closers, func(x io.Closer) bool { return x == own })
 		_ = own.Close()
 	}
-	s.tasks = prev.tasks
-	prev.closers = slices.DeleteFunc(prev.closers, func(x io.Closer) bool { return x == prev.tasks })
-	s.closers = append([]io.Closer{s.tasks}, s.closers...) // closed last
+	s.plan.Tasks = prev.plan.Tasks
+	prev.plan.Closers = slices.DeleteFunc(prev.plan.Closers, func(x io.Closer) bool { return x == prev.plan.Tasks })
+	s.plan.Closers = append([]io.Closer{s.plan.Tasks}, s.plan.Closers...) // closed last
 }

@@ -17,7 +17,7 @@ func (s *Server) completeFrom(ctx context.Context, h handlers.Handler, value str
 	call := &handlers.Call{Args: map[string]any{"value": value, "context": ctxArgs}, Notify: handlers.Nop{}}
 	values, err := runCompleter(ctx, h, call)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "completion failed: " + s.redact.Apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "completion failed: " + s.plan.Redact.Apply(err.Error())}
 	}
 	return values, nil
 }

@@ -104,7 +104,7 @@ tools:
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tl := range srv.tools {
+	for _, tl := range srv.plan.Tools {
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tl.Args.Schema().Raw())))
 		if err != nil {
 			t.Fatal(err)

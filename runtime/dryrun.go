@@ -18,7 +18,7 @@ var ErrNoDryRun = errors.New("this tool's handler has no dry run")
 // with secrets masked. Arguments are validated as for a call.
 func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, error) {
 	s = s.now()
-	t, ok := s.toolIndex[name]
+	t, ok := s.plan.ToolIndex[name]
 	if !ok {
 		return "", errors.New(s.unknownTool(name))
 	}
@@ -36,7 +36,7 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 	if ok {
 		req, err := dr.DryRun(ctx, c)
 		if err != nil && !calls {
-			return "", errors.New(s.redact.Apply(err.Error()))
+			return "", errors.New(s.plan.Redact.Apply(err.Error()))
 		}
 		if calls {
 			out += "# handler\n"
@@ -46,5 +46,5 @@ func (s *Server) DryRun(ctx context.Context, name string, args []byte) (string, 
 		}
 		out += req
 	}
-	return s.redact.Apply(out), nil
+	return s.plan.Redact.Apply(out), nil
 }

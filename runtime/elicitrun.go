@@ -113,7 +113,7 @@ func (r *inputRound) urlStep(ctx context.Context, s *Server, i int, st *plan.Ste
 		if r.waiting() { // it needs an answer still to come
 			return nil, true, nil
 		}
-		return nil, false, errors.New(s.redact.Apply(err.Error()))
+		return nil, false, errors.New(s.plan.Redact.Apply(err.Error()))
 	}
 	r.keep(st.Key, id)
 	r.ask(i, st.Key, &mcp.ElicitParams{Mode: "url", Message: message, URL: page})

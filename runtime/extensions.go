@@ -23,18 +23,18 @@ func (s *Server) declareExtension(id string, settings map[string]any) {
 	if !ok || prefix == "" || name == "" || !strings.Contains(prefix, ".") {
 		panic(fmt.Sprintf("extension id %q is not prefix/name", id))
 	}
-	if s.extensions == nil {
-		s.extensions = map[string]map[string]any{}
+	if s.plan.Extensions == nil {
+		s.plan.Extensions = map[string]map[string]any{}
 	}
 	if settings == nil {
 		settings = map[string]any{}
 	}
-	s.extensions[id] = settings
+	s.plan.Extensions[id] = settings
 }
 
 // addExtensions puts the declared extensions in the server's capabilities.
 func (s *Server) addExtensions(caps *mcp.ServerCapabilities) {
-	for id, settings := range s.extensions {
+	for id, settings := range s.plan.Extensions {
 		caps.AddExtension(id, settings)
 	}
 }

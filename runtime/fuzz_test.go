@@ -118,7 +118,7 @@ func FuzzCall(f *testing.F) {
 		before := calls.Load()
 		res, err := srv.CallTool(context.Background(), tool, args, nil)
 		if err != nil {
-			if _, known := srv.toolIndex[tool]; known {
+			if _, known := srv.plan.ToolIndex[tool]; known {
 				t.Fatalf("calling %s: %v", tool, err)
 			}
 			return

@@ -94,8 +94,8 @@ func NewLive(first *Server) *Live {
 	}
 	l.srv = mcp.NewServer(first.implementation(), opts)
 	l.srv.AddReceivingMiddleware(l.dispatch)
-	if first.tasks != nil {
-		taskwire.Register(l.srv, first.tasks, first.logger)
+	if first.plan.Tasks != nil {
+		taskwire.Register(l.srv, first.plan.Tasks, first.plan.Logger)
 	}
 	first.live = l
 	l.install(nil, first)
@@ -154,13 +154,13 @@ func (s *Server) trimCapabilities(caps *mcp.ServerCapabilities) {
 	if caps == nil {
 		return
 	}
-	if len(s.prompts) == 0 {
+	if len(s.plan.Prompts) == 0 {
 		caps.Prompts = nil
 	}
-	if len(s.resources)+len(s.templates) == 0 && s.spill == nil {
+	if len(s.plan.Resources)+len(s.plan.Templates) == 0 && s.plan.Spill == nil {
 		caps.Resources = nil
 	}
-	if len(s.prompts)+len(s.templates) == 0 {
+	if len(s.plan.Prompts)+len(s.plan.Templates) == 0 {
 		caps.Completions = nil
 	}
 }
@@ -177,12 +177,12 @@ func (l *Live) Swap(next *Server) {
 	}
 	prev := l.Current()
 	if kept := startupChanges(l.first, next); len(kept) > 0 {
-		next.logger.Warn("config reloaded, but settings read when serving starts changed and keep their first values until a restart",
+		next.plan.Logger.Warn("config reloaded, but settings read when serving starts changed and keep their first values until a restart",
 			"settings", strings.Join(kept, ", "))
 	}
-	next.logLevels = prev.logLevels // what sessions asked for outlives the config
-	if next.spill != nil && prev.spill != nil {
-		next.spill = prev.spill // pages of results already given stay readable
+	next.plan.LogLevels = prev.plan.LogLevels // what sessions asked for outlives the config
+	if next.plan.Spill != nil && prev.plan.Spill != nil {
+		next.plan.Spill = prev.plan.Spill // pages of results already given stay readable
 	}
 	next.live = l
 	next.takeOver(prev)
@@ -231,11 +231,11 @@ func (l *Live) Close() error {
 func (l *Live) syncPrompts(prev, s *Server) {
 	old := map[string][]byte{}
 	if prev != nil {
-		for _, p := range prev.prompts {
+		for _, p := range prev.plan.Prompts {
 			old[p.Def.Name] = jsonOf(p.Def)
 		}
 	}
-	for _, p := range s.prompts {
+	for _, p := range s.plan.Prompts {
 		name := p.Def.Name
 		if b, ok := old[name]; !ok || !slices.Equal(b, jsonOf(p.Def)) {
 			l.srv.AddPrompt(p.Def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
@@ -259,10 +259,10 @@ func (l *Live) syncPrompts(prev, s *Server) {
 func (l *Live) syncResources(prev, s *Server) {
 	old, oldT := map[string][]byte{}, map[string][]byte{}
 	if prev != nil {
-		for _, r := range prev.resources {
+		for _, r := range prev.plan.Resources {
 			old[r.Def.URI] = jsonOf(r.Def)
 		}
-		for _, r := range prev.templates {
+		for _, r := range prev.plan.Templates {
 			oldT[r.Tmpl.URITemplate] = jsonOf(r.Tmpl)
 		}
 	}
@@ -274,24 +274,24 @@ func (l *Live) syncResources(prev, s *Server) {
 		}
 		return at.read(ctx, r, req)
 	}
-	for _, r := range s.resources {
+	for _, r := range s.plan.Resources {
 		if b, ok := old[r.Def.URI]; !ok || !slices.Equal(b, jsonOf(r.Def)) {
 			l.srv.AddResource(r.Def, read)
 		}
 		delete(old, r.Def.URI)
 	}
-	for _, r := range s.templates {
+	for _, r := range s.plan.Templates {
 		if b, ok := oldT[r.Tmpl.URITemplate]; !ok || !slices.Equal(b, jsonOf(r.Tmpl)) {
 			l.srv.AddResourceTemplate(r.Tmpl, read)
 		}
 		delete(oldT, r.Tmpl.URITemplate)
 	}
 	switch {
-	case s.spill != nil && (prev == nil || prev.spill == nil):
+	case s.plan.Spill != nil && (prev == nil || prev.plan.Spill == nil):
 		l.srv.AddResourceTemplate(spillResource(), func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return l.at(ctx).readSpill(ctx, req)
 		})
-	case s.spill == nil && prev != nil && prev.spill != nil:
+	case s.plan.Spill == nil && prev != nil && prev.plan.Spill != nil:
 		l.srv.RemoveResourceTemplates(spill.Template)
 	}
 	for uri := range old {
@@ -304,7 +304,7 @@ func (l *Live) syncResources(prev, s *Server) {
 
 // promptNamed returns the prompt of that name, or nil.
 func (s *Server) promptNamed(name string) *plan.Prompt {
-	for _, p := range s.prompts {
+	for _, p := range s.plan.Prompts {
 		if p.Def.Name == name {
 			return p
 		}
@@ -322,7 +322,7 @@ func (s *Server) now() *Server {
 
 // sameTools reports whether a and b list the same tools.
 func sameTools(a, b *Server) bool {
-	return len(a.tools) == len(b.tools) && slices.EqualFunc(a.tools, b.tools, func(x, y *plan.Tool) bool {
+	return len(a.plan.Tools) == len(b.plan.Tools) && slices.EqualFunc(a.plan.Tools, b.plan.Tools, func(x, y *plan.Tool) bool {
 		return x.Def == y.Def || slices.Equal(jsonOf(x.Def), jsonOf(y.Def))
 	})
 }
@@ -354,12 +354,12 @@ func startupChanges(first, next *Server) []string {
 		name string
 		a, b any
 	}{
-		{"server name, version, title, description or instructions", first.info, next.info},
-		{"server.http (address, limits, auth)", first.http, next.http},
-		{"server.stdio", first.stdio, next.stdio},
-		{"extensions", first.extensions, next.extensions},
-		{"tasks", first.tasks != nil, next.tasks != nil},
-		{"server.tasks", taskSettings(first.taskOpts), taskSettings(next.taskOpts)},
+		{"server name, version, title, description or instructions", first.plan.Info, next.plan.Info},
+		{"server.http (address, limits, auth)", first.plan.HTTP, next.plan.HTTP},
+		{"server.stdio", first.plan.Stdio, next.plan.Stdio},
+		{"extensions", first.plan.Extensions, next.plan.Extensions},
+		{"tasks", first.plan.Tasks != nil, next.plan.Tasks != nil},
+		{"server.tasks", taskSettings(first.plan.TaskOpts), taskSettings(next.plan.TaskOpts)},
 	} {
 		if !reflect.DeepEqual(c.a, c.b) {
 			out = append(out, c.name)

@@ -9,7 +9,7 @@ import (
 // log level it asked for).
 func (s *Server) AdoptSession(id string, st *mcp.ServerSessionState) {
 	if st != nil {
-		s.logLevels.Adopt(id, st.LogLevel)
+		s.plan.LogLevels.Adopt(id, st.LogLevel)
 	}
 }
 
@@ -19,6 +19,6 @@ func (s *Server) AdoptSession(id string, st *mcp.ServerSessionState) {
 // no logs. A transport may then answer it without an event stream.
 func (s *Server) QuietCall(tool, sessionID string) bool {
 	s = s.now()
-	t, ok := s.toolIndex[tool]
-	return ok && len(t.Steps) == 0 && (sessionID == "" || !s.logLevels.SetBySession(sessionID))
+	t, ok := s.plan.ToolIndex[tool]
+	return ok && len(t.Steps) == 0 && (sessionID == "" || !s.plan.LogLevels.SetBySession(sessionID))
 }

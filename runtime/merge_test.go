@@ -28,8 +28,8 @@ func TestServerInOneFile(t *testing.T) {
 		t.Fatalf("a.yaml + b.yaml: want no diagnostics, got %s", got)
 	}
 	defer srv.Close()
-	if srv.info.Name != "a" || srv.info.Instructions != "Read the manual first.\n\nThen ask." {
-		t.Errorf("server info = %q / %q, want a's name and both instructions", srv.info.Name, srv.info.Instructions)
+	if srv.plan.Info.Name != "a" || srv.plan.Info.Instructions != "Read the manual first.\n\nThen ask." {
+		t.Errorf("server info = %q / %q, want a's name and both instructions", srv.plan.Info.Name, srv.plan.Info.Instructions)
 	}
 	_, ds = Compile(files("a.yaml", "c.yaml"), load.Options{LookupEnv: envMap(nil)}, BuildOptions{Registry: testRegistry(nil)})
 	want := "c.yaml:3:15: server.cache_hint: server settings are set in more than one file; set cache_hint in the file whose server block comes first, at " +

@@ -78,7 +78,7 @@ func (r *inputRound) begin(ctx context.Context, s *Server, kind, name string, ar
 	if r.token == "" {
 		return true
 	}
-	st, err := s.states.Open(r.token, kind, name, r.next.Args, r.next.Caller)
+	st, err := s.plan.States.Open(r.token, kind, name, r.next.Args, r.next.Caller)
 	if err != nil {
 		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		return false
@@ -128,7 +128,7 @@ func (r *inputRound) step(ctx context.Context, s *Server, i int, st *plan.Step, 
 		if r.waiting() { // it needs an answer still to come
 			return nil, true, nil
 		}
-		return nil, false, errors.New(s.redact.Apply(err.Error()))
+		return nil, false, errors.New(s.plan.Redact.Apply(err.Error()))
 	}
 	if resp, ok := r.responses[st.Key]; ok {
 		if res, err = answer(st, resp); err != nil {
@@ -226,7 +226,7 @@ func (r *inputRound) finish(s *Server) bool {
 	if r.prev == nil || r.carried != nil {
 		return true
 	}
-	if !s.states.Claim(r.prev) {
+	if !s.plan.States.Claim(r.prev) {
 		r.protoErr = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reqstate.ErrBad.Error()}
 		return false
 	}
@@ -236,7 +236,7 @@ func (r *inputRound) finish(s *Server) bool {
 // stateToken signs the state of the next round.
 func (r *inputRound) stateToken(s *Server) string {
 	r.next.Done = r.done
-	return s.states.Sign(&r.next)
+	return s.plan.States.Sign(&r.next)
 }
 
 // then is the round that follows r, in which the server itself carries

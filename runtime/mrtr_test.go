@@ -37,7 +37,7 @@ tools:
       - log: {message: "after {{ .steps.who.content.name }}"}
     content: [{text: "{{ .steps.who.content.name }}"}]
 `, nil)
-	tl := srv.toolIndex["t"]
+	tl := srv.plan.ToolIndex["t"]
 	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}
 	ss := &countingSession{noSession: noSession{handlers.Nop{}}}
 	ctx := context.Background()
@@ -92,7 +92,7 @@ tools:
 	}
 	defer srv.Close()
 	wantDiag(t, ds, "warning: tools[0].steps[0]: this request is sent again when a later step's question is answered")
-	tl := srv.toolIndex["t"]
+	tl := srv.plan.ToolIndex["t"]
 	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{}}
 	ss := &countingSession{noSession: noSession{handlers.Nop{}}}
 	ctx := context.Background()

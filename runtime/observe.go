@@ -17,23 +17,23 @@ import (
 // report and the call's log line and metrics are written.
 func (s *Server) observeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		m := s.obs.Metrics
+		m := s.plan.Obs.Metrics
 		m.InFlight(1)
 		defer m.InFlight(-1)
 		_, target := callTarget(method, req)
 		var span *observe.Request
-		if s.obs.Tracer != nil {
-			ctx, span = s.obs.StartRequest(ctx, method, target, requestHeader(req), requestMeta(req))
+		if s.plan.Obs.Tracer != nil {
+			ctx, span = s.plan.Obs.StartRequest(ctx, method, target, requestHeader(req), requestMeta(req))
 		}
 		var call *observe.Call
 		var t *plan.Tool
 		if method == "tools/call" {
-			t = s.toolIndex[target]
+			t = s.plan.ToolIndex[target]
 			backend := ""
 			if t != nil {
 				backend = t.Backend
 			}
-			call = s.obs.NewCall(backend)
+			call = s.plan.Obs.NewCall(backend)
 			ctx = observe.WithCall(ctx, call)
 		}
 		start := time.Now()

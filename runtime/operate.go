@@ -22,26 +22,26 @@ func (s *Server) operateMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || r.Params == nil {
 			return next(ctx, method, req)
 		}
-		t := s.toolIndex[r.Params.Name]
-		if t == nil || t.Cache == nil && t.Slots == nil && s.limits.Backends[t.Backend] == nil {
+		t := s.plan.ToolIndex[r.Params.Name]
+		if t == nil || t.Cache == nil && t.Slots == nil && s.plan.Limits.Backends[t.Backend] == nil {
 			return next(ctx, method, req)
 		}
-		m := s.obs.Metrics
+		m := s.plan.Obs.Metrics
 		var key string
 		if t.Cache != nil {
 			key = limits.CacheKey(ctx, t.Def.Name, t.Cache, r.Params.Arguments)
-			if res := s.limits.Cached(ctx, m, t.Def.Name, key); res != nil {
+			if res := s.plan.Limits.Cached(ctx, m, t.Def.Name, key); res != nil {
 				return res, nil
 			}
 		}
-		release, busy := s.limits.TakeSlots(ctx, m, t.Def.Name, t.Backend, t.Slots)
+		release, busy := s.plan.Limits.TakeSlots(ctx, m, t.Def.Name, t.Backend, t.Slots)
 		if busy != "" {
 			return errorResult(busy), nil
 		}
 		defer release()
 		res, err := next(ctx, method, req)
 		if t.Cache != nil && err == nil {
-			s.limits.Keep(ctx, t.Cache, key, res)
+			s.plan.Limits.Keep(ctx, t.Cache, key, res)
 		}
 		return res, err
 	}

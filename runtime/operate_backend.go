@@ -12,13 +12,13 @@ import (
 // name in the config being served, whichever reload opened it.
 func (s *Server) Probes() []observe.Probe {
 	if s.live == nil {
-		return s.probes
+		return s.plan.Probes
 	}
-	out := slices.Clone(s.probes)
+	out := slices.Clone(s.plan.Probes)
 	for i := range out {
 		name := out[i].Name
 		out[i].Check = func(ctx context.Context) error {
-			for _, p := range s.live.Current().probes {
+			for _, p := range s.live.Current().plan.Probes {
 				if p.Name == name {
 					return p.Check(ctx)
 				}
@@ -30,4 +30,4 @@ func (s *Server) Probes() []observe.Probe {
 }
 
 // Observer returns what the server reports metrics and traces to.
-func (s *Server) Observer() *observe.Observer { return s.obs }
+func (s *Server) Observer() *observe.Observer { return s.plan.Obs }

@@ -44,7 +44,7 @@ func (s *Server) getPrompt(ctx context.Context, p *plan.Prompt, req *mcp.GetProm
 	}
 	blocks, err := content.Render(p.Messages, data)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.plan.Redact.Apply(err.Error())}
 	}
 	res := &mcp.GetPromptResult{Description: p.Def.Description}
 	for i, c := range blocks {

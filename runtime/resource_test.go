@@ -72,12 +72,12 @@ func resourceServer(t *testing.T) (*Server, string) {
 // template it matches.
 func readURI(t *testing.T, srv *Server, uri string) (*mcp.ReadResourceResult, error) {
 	t.Helper()
-	for _, r := range srv.resources {
+	for _, r := range srv.plan.Resources {
 		if r.Def.URI == uri {
 			return srv.read(context.Background(), r, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 		}
 	}
-	for _, r := range srv.templates {
+	for _, r := range srv.plan.Templates {
 		if r.Match.Match(uri) != nil {
 			return srv.read(context.Background(), r, &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}})
 		}

@@ -38,7 +38,7 @@ func (s *Server) read(ctx context.Context, res *plan.Resource, req *mcp.ReadReso
 		asked, state, err := s.askSteps(ctx, "resource", uri, res.Steps, req.Session, req.ProtocolVersion(),
 			req.ClientCapabilities(), req.Params.InputResponses, req.Params.RequestState, args, data)
 		if asked != nil { // an interim result: no caching hint
-			return s.mask.ReadResult(&mcp.ReadResourceResult{InputRequests: asked, RequestState: state}), nil
+			return s.plan.Mask.ReadResult(&mcp.ReadResourceResult{InputRequests: asked, RequestState: state}), nil
 		}
 		if err != nil {
 			return nil, err
@@ -60,14 +60,14 @@ func (s *Server) read(ctx context.Context, res *plan.Resource, req *mcp.ReadReso
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.redact.Apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: s.plan.Redact.Apply(err.Error())}
 	}
 	out := &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}
 	res.Cache.Apply(&out.Cacheable)
 	if len(res.Steps) > 0 { // the answers of this caller: never cached (caching.mdx)
 		out.Cacheable = mcp.Cacheable{TTLMs: 0, CacheScope: "private"}
 	}
-	return s.mask.ReadResult(out), nil
+	return s.plan.Mask.ReadResult(out), nil
 }
 
 // readFile reads a file confined to the resource's root: os.Root refuses

@@ -18,7 +18,7 @@ func (s *Server) limitResult(ctx context.Context, t *plan.Tool, res *mcp.CallToo
 		return res
 	}
 	if t.Pages {
-		return s.spill.Spill(res, limit, callerSubject(ctx))
+		return s.plan.Spill.Spill(res, limit, callerSubject(ctx))
 	}
 	return spill.Cap(res, limit)
 }
@@ -33,5 +33,5 @@ func callerSubject(ctx context.Context) string {
 
 // readSpill answers resources/read of a kept result's page.
 func (s *Server) readSpill(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	return s.spill.Read(req.Params.URI, callerSubject(ctx))
+	return s.plan.Spill.Read(req.Params.URI, callerSubject(ctx))
 }

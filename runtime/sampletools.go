@@ -84,7 +84,7 @@ func (s *Server) toolsParams(st *plan.Step, conv *conversation) *mcp.CreateMessa
 		p.ToolChoice = &mcp.ToolChoice{Mode: "none"} // the last word, without tools
 	}
 	for _, name := range st.Offer {
-		p.Tools = append(p.Tools, s.allTools[name].Def)
+		p.Tools = append(p.Tools, s.plan.AllTools[name].Def)
 	}
 	return p
 }
@@ -118,7 +118,7 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 				return nil, false, notAnswerTo(turnKey(st.Key, conv.Turn), "sampling/createMessage")
 			}
 			// the tools it calls run once: this state cannot bring them again
-			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.states.SpendOnce(r.token, r.prev.Expires) {
+			if len(toolUses(res.Content)) > 0 && r.token != "" && !s.plan.States.SpendOnce(r.token, r.prev.Expires) {
 				return nil, false, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reqstate.ErrBad.Error()}
 			}
 			if out, done := s.nextTurn(ctx, st, conv, res, ss); done {
@@ -135,7 +135,7 @@ func (r *inputRound) sampleToolsStep(ctx context.Context, s *Server, i int, st *
 			if r.waiting() { // it needs an answer still to come
 				return nil, true, nil
 			}
-			return nil, false, errors.New(s.redact.Apply(err.Error()))
+			return nil, false, errors.New(s.plan.Redact.Apply(err.Error()))
 		}
 	}
 	r.keep(st.Key, conv)
@@ -168,7 +168,7 @@ func (s *Server) runToolUses(ctx context.Context, st *plan.Step, uses []*mcp.Too
 	out := make([]mcp.Content, 0, len(uses))
 	for _, u := range uses {
 		var res *mcp.CallToolResult
-		t := s.allTools[u.Name]
+		t := s.plan.AllTools[u.Name]
 		switch {
 		case !slices.Contains(st.Offer, u.Name):
 			res = errorResult(fmt.Sprintf("tool %q was not offered; call one of %s", u.Name, strings.Join(st.Offer, ", ")))

@@ -21,11 +21,11 @@ func (s *Server) NeedScopes(method, name string) []string {
 	s = s.now()
 	switch method {
 	case "tools/call":
-		if t, ok := s.toolIndex[name]; ok {
+		if t, ok := s.plan.ToolIndex[name]; ok {
 			return t.Scopes
 		}
 	case "prompts/get":
-		for _, p := range s.prompts {
+		for _, p := range s.plan.Prompts {
 			if p.Def.Name == name {
 				return p.Scopes
 			}
@@ -40,12 +40,12 @@ func (s *Server) NeedScopes(method, name string) []string {
 
 // resourceFor returns the resource or template serving uri, or nil.
 func (s *Server) resourceFor(uri string) *plan.Resource {
-	for _, r := range s.resources {
+	for _, r := range s.plan.Resources {
 		if r.Def.URI == uri {
 			return r
 		}
 	}
-	for _, r := range s.templates {
+	for _, r := range s.plan.Templates {
 		if _, ok := r.URIArgs(uri); ok {
 			return r
 		}
@@ -138,7 +138,7 @@ func isToolError(res mcp.Result) bool {
 // took, and what the backend answered. Argument values are never logged;
 // the error a tool returned is, with every secret masked.
 func (s *Server) audit(ctx context.Context, c *auth.Caller, kind, name string, res mcp.Result, err error, d time.Duration) {
-	if !s.logger.Enabled(ctx, slog.LevelInfo) {
+	if !s.plan.Logger.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
 	subject := "-"
@@ -156,12 +156,12 @@ func (s *Server) audit(ctx context.Context, c *auth.Caller, kind, name string, r
 		attrs = append(attrs, slog.String("backend_status", st))
 	}
 	if msg := errorText(res, err); msg != "" {
-		attrs = append(attrs, slog.String("error", s.redact.Apply(msg)))
+		attrs = append(attrs, slog.String("error", s.plan.Redact.Apply(msg)))
 	}
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		attrs = append(attrs, slog.String("trace_id", sc.TraceID().String()))
 	}
-	s.logger.LogAttrs(ctx, slog.LevelInfo, "call", attrs...)
+	s.plan.Logger.LogAttrs(ctx, slog.LevelInfo, "call", attrs...)
 }
 
 // maxLoggedError bounds the error text of a call's log line.
@@ -202,7 +202,7 @@ func (s *Server) filterList(c *auth.Caller, res mcp.Result) {
 }
 
 func (s *Server) templateScopes(t *mcp.ResourceTemplate) []string {
-	for _, r := range s.templates {
+	for _, r := range s.plan.Templates {
 		if r.Tmpl.URITemplate == t.URITemplate {
 			return r.Scopes
 		}

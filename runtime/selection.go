@@ -32,7 +32,7 @@ func (s *Server) Select(sel Selection) error {
 	if sel.Empty() {
 		return nil
 	}
-	x := s.exposure
+	x := s.plan.Exposure
 	tools, tags := x.Names()
 	patterns, want := slices.Clone(sel.Tools), slices.Clone(sel.Tags)
 	if sel.Toolset != "" {
@@ -68,15 +68,15 @@ func semi(hint string) string {
 // prompts whose tags are not among tags. Sampling steps still reach the
 // tools they offer (allTools).
 func (s *Server) narrow(picked map[string]bool, tags []string) {
-	x := s.exposure
-	s.tools = slices.DeleteFunc(s.tools, func(t *plan.Tool) bool { return !picked[t.Def.Name] })
-	s.toolIndex = make(map[string]*plan.Tool, len(s.tools))
-	for _, t := range s.tools {
-		s.toolIndex[t.Def.Name] = t
+	x := s.plan.Exposure
+	s.plan.Tools = slices.DeleteFunc(s.plan.Tools, func(t *plan.Tool) bool { return !picked[t.Def.Name] })
+	s.plan.ToolIndex = make(map[string]*plan.Tool, len(s.plan.Tools))
+	for _, t := range s.plan.Tools {
+		s.plan.ToolIndex[t.Def.Name] = t
 	}
 	hidden := func(have []string) bool { return len(have) > 0 && !expose.Tagged(have, tags) }
-	s.prompts = slices.DeleteFunc(s.prompts, func(p *plan.Prompt) bool { return hidden(x.PromptTags[p.Def.Name]) })
-	s.resources = slices.DeleteFunc(s.resources, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Def.URI]) })
-	s.templates = slices.DeleteFunc(s.templates, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Tmpl.URITemplate]) })
+	s.plan.Prompts = slices.DeleteFunc(s.plan.Prompts, func(p *plan.Prompt) bool { return hidden(x.PromptTags[p.Def.Name]) })
+	s.plan.Resources = slices.DeleteFunc(s.plan.Resources, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Def.URI]) })
+	s.plan.Templates = slices.DeleteFunc(s.plan.Templates, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Tmpl.URITemplate]) })
 	s.finishProtocol() // list hints of what is left
 }

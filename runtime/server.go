@@ -4,82 +4,30 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
-	"github.com/mcpgen/mcpgen/runtime/auth"
-	"github.com/mcpgen/mcpgen/runtime/cachehint"
-	"github.com/mcpgen/mcpgen/runtime/expose"
-	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
-	"github.com/mcpgen/mcpgen/runtime/mask"
-	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/redisstate"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 	"github.com/mcpgen/mcpgen/runtime/spill"
-	"github.com/mcpgen/mcpgen/runtime/task"
 	"github.com/mcpgen/mcpgen/runtime/taskwire"
-	"github.com/mcpgen/mcpgen/runtime/watch"
-	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Info describes the server to clients.
-type Info struct {
-	Name, Version, Title, Instructions string
-	// Description and WebsiteURL describe the server to people choosing it.
-	Description, WebsiteURL string
-	// Icons a client may show for the server.
-	Icons []mcp.Icon
-}
+type Info = plan.Info
 
 // Server is a built config: tools, prompts and resources ready to serve.
 type Server struct {
-	info      Info
-	logger    *slog.Logger
-	tools     []*plan.Tool
-	toolIndex map[string]*plan.Tool
-	allTools  map[string]*plan.Tool // every tool built, served or not (sampling offers them)
-	exposure  *expose.Exposure      // tags and toolsets, for Select
-	prompts   []*plan.Prompt
-	resources []*plan.Resource
-	templates []*plan.Resource
-	spill     *spill.Store // results kept in pages; nil when no tool keeps any
-	closers   []io.Closer
-	redact    *mask.Redactor
-	mask      *mask.Masker // credentials, hidden in results; nil for none
-	watch     *watch.Set   // files watched for resource subscribers
-	http      *spec.HTTP   // the config's server.http section, if any
-	stdio     *spec.Stdio  // the config's server.stdio section, if any
-	auth      *auth.Guard  // authenticates HTTP requests; nil for none
-	tls       *spec.TLS    // certificate files, resolved; nil for plain HTTP
-	// watchEvery is how often file-backed resources are checked.
-	watchEvery time.Duration
-	backends   map[string]any      // opened shared backends, by name
-	logLevels  *loglevel.Sessions  // what each session asked for
-	live       *Live               // reloads this server's config; nil for none
-	carry      map[string]*carried // shared backends by name, for a reload to take over
-	adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
-	toolsPage  int                 // tools per tools/list page; 0 for toolsPageSize (tests)
-	identity   *identity.Identity  // who callers are, as expressions see them
-	limits     *limits.Set         // rate and concurrency limits, result cache
-	obs        *observe.Observer
-	probes     []observe.Probe
-	cacheCfg   *spec.CacheHint // the config's server.cache_hint
-	cache      cachehint.Lists
-	states     *reqstate.Signer          // signs the state of input requests (2026-07-28)
-	extensions map[string]map[string]any // advertised, by id (extensions.go)
-	apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
-	tasks      *task.Manager             // tools that run as tasks; nil for none
-	taskOpts   task.Options              // server.tasks
-	shared     *redisstate.State         // server.state.redis; nil for memory
+	plan      *plan.Plan
+	live      *Live // reloads this server's config; nil for none
+	toolsPage int   // tools per tools/list page; 0 for toolsPageSize (tests)
 }
 
 // Ping checks every shared backend that can be checked (handlers.Pinger,
@@ -88,10 +36,10 @@ type Server struct {
 func (s *Server) Ping(ctx context.Context) map[string]error {
 	s = s.now()
 	out := map[string]error{}
-	for name, b := range s.backends {
+	for name, b := range s.plan.Backends {
 		if p, ok := b.(handlers.Pinger); ok {
 			if err := p.Ping(ctx); err != nil {
-				out[name] = errors.New(s.redact.Apply(err.Error()))
+				out[name] = errors.New(s.plan.Redact.Apply(err.Error()))
 			} else {
 				out[name] = nil
 			}
@@ -101,15 +49,15 @@ func (s *Server) Ping(ctx context.Context) map[string]error {
 }
 
 // Logger returns the operator log (stderr) the server was built with.
-func (s *Server) Logger() *slog.Logger { return s.logger }
+func (s *Server) Logger() *slog.Logger { return s.plan.Logger }
 
 // Info returns the server's name, version, title and instructions.
-func (s *Server) Info() Info { return s.info }
+func (s *Server) Info() Info { return s.plan.Info }
 
 // ToolNames lists the tools, in config order.
 func (s *Server) ToolNames() []string {
-	names := make([]string, len(s.tools))
-	for i, t := range s.tools {
+	names := make([]string, len(s.plan.Tools))
+	for i, t := range s.plan.Tools {
 		names[i] = t.Def.Name
 	}
 	return names
@@ -118,10 +66,10 @@ func (s *Server) ToolNames() []string {
 // Close releases what handlers and backends hold (pools, processes).
 func (s *Server) Close() error {
 	var errs []error
-	for _, c := range slices.Backward(s.closers) {
+	for _, c := range slices.Backward(s.plan.Closers) {
 		errs = append(errs, c.Close())
 	}
-	s.closers = nil
+	s.plan.Closers = nil
 	return errors.Join(errs...)
 }
 
@@ -141,29 +89,29 @@ func (s *Server) MCP() *mcp.Server {
 		opts.SubscribeHandler = s.subscribe
 		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
-	if len(s.prompts)+len(s.templates) > 0 {
+	if len(s.plan.Prompts)+len(s.plan.Templates) > 0 {
 		caps.Completions = &mcp.CompletionCapabilities{}
 		opts.CompletionHandler = s.complete
 	}
 	srv := mcp.NewServer(s.implementation(), opts)
 	srv.AddReceivingMiddleware(s.wrap)
-	if s.tasks != nil {
-		taskwire.Register(srv, s.tasks, s.logger)
+	if s.plan.Tasks != nil {
+		taskwire.Register(srv, s.plan.Tasks, s.plan.Logger)
 	}
-	for _, p := range s.prompts {
+	for _, p := range s.plan.Prompts {
 		srv.AddPrompt(p.Def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return s.getPrompt(ctx, p, req)
 		})
 	}
-	for _, r := range s.resources {
+	for _, r := range s.plan.Resources {
 		srv.AddResource(r.Def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return s.read(ctx, r, req)
 		})
 	}
-	if s.spill != nil {
+	if s.plan.Spill != nil {
 		srv.AddResourceTemplate(spillResource(), s.readSpill)
 	}
-	for _, r := range s.templates {
+	for _, r := range s.plan.Templates {
 		srv.AddResourceTemplate(r.Tmpl, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return s.read(ctx, r, req)
 		})
@@ -182,47 +130,47 @@ func spillResource() *mcp.ResourceTemplate {
 // subscriptions.
 func (s *Server) capabilities() *mcp.ServerCapabilities {
 	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
-	if len(s.tools) > 0 {
+	if len(s.plan.Tools) > 0 {
 		caps.Tools = &mcp.ToolCapabilities{}
 	}
-	if len(s.prompts) > 0 {
+	if len(s.plan.Prompts) > 0 {
 		caps.Prompts = &mcp.PromptCapabilities{}
 	}
-	if len(s.resources)+len(s.templates) > 0 || s.spill != nil {
+	if len(s.plan.Resources)+len(s.plan.Templates) > 0 || s.plan.Spill != nil {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
 	s.addExtensions(caps)
 	s.appCapability(caps)
-	if s.tasks != nil {
+	if s.plan.Tasks != nil {
 		caps.Tasks = taskwire.Capabilities()
 	}
 	return caps
 }
 
 func (s *Server) serverOptions(caps *mcp.ServerCapabilities) *mcp.ServerOptions {
-	opts := &mcp.ServerOptions{Instructions: s.info.Instructions, Capabilities: caps,
+	opts := &mcp.ServerOptions{Instructions: s.plan.Info.Instructions, Capabilities: caps,
 		SetCacheable: s.setCacheable, HeaderTool: s.headerTool}
-	if s.logger.Enabled(context.Background(), slog.LevelDebug) {
-		opts.Logger = s.logger // the SDK's session events are debugging detail
+	if s.plan.Logger.Enabled(context.Background(), slog.LevelDebug) {
+		opts.Logger = s.plan.Logger // the SDK's session events are debugging detail
 	}
 	return opts
 }
 
 func (s *Server) implementation() *mcp.Implementation {
-	return &mcp.Implementation{Name: s.info.Name, Version: s.info.Version, Title: s.info.Title,
-		Description: s.info.Description, WebsiteURL: s.info.WebsiteURL, Icons: s.info.Icons}
+	return &mcp.Implementation{Name: s.plan.Info.Name, Version: s.plan.Info.Version, Title: s.plan.Info.Title,
+		Description: s.plan.Info.Description, WebsiteURL: s.plan.Info.WebsiteURL, Icons: s.plan.Info.Icons}
 }
 
 // wrap puts the server's own middleware around next, the outermost last.
 func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
-	h := s.logLevels.Middleware(next)
-	if len(s.tools) > 0 {
+	h := s.plan.LogLevels.Middleware(next)
+	if len(s.plan.Tools) > 0 {
 		h = s.toolsMiddleware(h)
 		h = s.operateMiddleware(h) // outside: a cached call reaches no tool
 	}
 	h = s.callerMiddleware(h) // outside the others: they see the caller
 	h = s.observeMiddleware(h)
-	if s.tasks != nil {
+	if s.plan.Tasks != nil {
 		h = taskwire.Discover(h)
 	}
 	return h
@@ -331,7 +279,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	found := false
 	switch p.Ref.Type {
 	case "ref/prompt":
-		for _, pr := range s.prompts {
+		for _, pr := range s.plan.Prompts {
 			if pr.Def.Name != p.Ref.Name {
 				continue
 			}
@@ -343,7 +291,7 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 			}
 		}
 	case "ref/resource":
-		for _, r := range s.templates {
+		for _, r := range s.plan.Templates {
 			if r.Tmpl.URITemplate == p.Ref.URI {
 				found = true
 				values, from = r.Complete[p.Argument.Name], r.Completers[p.Argument.Name]
@@ -393,15 +341,15 @@ func (s *Server) Describe() string {
 		}
 		return fmt.Sprintf("%d %ss", n, w)
 	}
-	return strings.Join([]string{count(len(s.tools), "tool"), count(len(s.prompts), "prompt"),
-		count(len(s.resources), "resource"), count(len(s.templates), "resource template")}, ", ")
+	return strings.Join([]string{count(len(s.plan.Tools), "tool"), count(len(s.plan.Prompts), "prompt"),
+		count(len(s.plan.Resources), "resource"), count(len(s.plan.Templates), "resource template")}, ", ")
 }
 
 // ArgTypes returns the JSON Schema type of each top-level argument of a
 // tool ("" where the schema does not say).
 func (s *Server) ArgTypes(tool string) map[string]string {
 	out := map[string]string{}
-	t, ok := s.toolIndex[tool]
+	t, ok := s.plan.ToolIndex[tool]
 	if !ok || t.Args == nil {
 		return out
 	}
@@ -415,7 +363,7 @@ func (s *Server) ArgTypes(tool string) map[string]string {
 
 // SharedState returns the state the server shares with other replicas in
 // Redis (server.state.redis), or nil when it keeps its state in memory.
-func (s *Server) SharedState() *redisstate.State { return s.shared }
+func (s *Server) SharedState() *redisstate.State { return s.plan.Shared }
 
 // DefaultRequestStateTTL is how long a request state stays valid.
 const DefaultRequestStateTTL = reqstate.DefaultTTL

@@ -94,7 +94,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*plan.Step, 
 	for i, st := range steps {
 		if skip, err := st.Skip(data); err != nil || skip {
 			if err != nil {
-				return errors.New(s.redact.Apply(err.Error()))
+				return errors.New(s.plan.Redact.Apply(err.Error()))
 			}
 			continue
 		}
@@ -116,7 +116,7 @@ func (s *Server) runSteps(ctx context.Context, name string, steps []*plan.Step, 
 		res, err := s.runStep(sctx, name, st, data, ss)
 		end(err)
 		if err != nil {
-			return errors.New(s.redact.Apply(err.Error()))
+			return errors.New(s.plan.Redact.Apply(err.Error()))
 		}
 		if st.As != "" && res != nil {
 			results[st.As] = res

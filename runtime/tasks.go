@@ -31,10 +31,10 @@ const (
 // callAsTask answers a tools/call that runs as a task, or refuses one that
 // cannot; ok is false for a call to run as usual.
 func (s *Server) callAsTask(ctx context.Context, req *mcp.CallToolRequest) (res mcp.Result, ok bool, err error) {
-	if s.tasks == nil || req.Params == nil {
+	if s.plan.Tasks == nil || req.Params == nil {
 		return nil, false, nil
 	}
-	t := s.toolIndex[req.Params.Name]
+	t := s.plan.ToolIndex[req.Params.Name]
 	if t == nil {
 		return nil, false, nil
 	}
@@ -55,7 +55,7 @@ func (s *Server) startTask(ctx context.Context, t *plan.Tool, req *mcp.CallToolR
 		changed = taskwire.StatusNotifier(req.Session)
 	}
 	caps := req.ClientCapabilities()
-	ts := &taskSession{notifier: &notifier{req: req, logger: t.Def.Name, levels: s.logLevels, caps: caps},
+	ts := &taskSession{notifier: &notifier{req: req, logger: t.Def.Name, levels: s.plan.LogLevels, caps: caps},
 		modern: modern}
 	var work task.Work
 	if modern {
@@ -63,15 +63,15 @@ func (s *Server) startTask(ctx context.Context, t *plan.Tool, req *mcp.CallToolR
 	} else {
 		work = s.taskWork(t, req.Params.Arguments, ts)
 	}
-	tk, err := s.tasks.Start(ctx, owner, "tools/call", params, ttl, work, changed)
+	tk, err := s.plan.Tasks.Start(ctx, owner, "tools/call", params, ttl, work, changed)
 	if errors.Is(err, task.ErrLimit) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
-			Message: fmt.Sprintf("this caller holds %d tasks, the most allowed; cancel some or wait until they expire", s.tasks.Options().MaxPerOwner)}
+			Message: fmt.Sprintf("this caller holds %d tasks, the most allowed; cancel some or wait until they expire", s.plan.Tasks.Options().MaxPerOwner)}
 	}
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.redact.Apply(err.Error())}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "creating the task: " + s.plan.Redact.Apply(err.Error())}
 	}
-	s.logger.Info("task created", "task", tk.ID, "tool", t.Def.Name, "owner", owner)
+	s.plan.Logger.Info("task created", "task", tk.ID, "tool", t.Def.Name, "owner", owner)
 	return tk, nil
 }
 
@@ -220,7 +220,7 @@ func (ts *taskSession) asking(ctx context.Context, m mcp.Meta, waiting string) m
 // ExtraMethods lists the JSON-RPC methods the server serves beyond the
 // go-sdk's own: those of tasks, when a tool runs as a task.
 func (s *Server) ExtraMethods() []string {
-	if s.tasks == nil {
+	if s.plan.Tasks == nil {
 		return nil
 	}
 	return taskwire.Names

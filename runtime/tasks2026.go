@@ -65,14 +65,14 @@ func (s *Server) stepsBeforeTask(ctx context.Context, t *plan.Tool, req *mcp.Cal
 	if !round.begin(ctx, s, "tool", t.Def.Name, args) {
 		return nil, nil, round.protoErr
 	}
-	n := &notifier{req: req, logger: t.Def.Name, levels: s.logLevels, caps: caps}
+	n := &notifier{req: req, logger: t.Def.Name, levels: s.plan.LogLevels, caps: caps}
 	data := map[string]any{"args": args, authName: who}
 	upTo := t.TaskAfter + 1
 	err = s.runSteps(ctx, t.Def.Name, t.Steps[:upTo], data, n, round)
 	var protoErr *jsonrpc.Error
 	switch {
 	case errors.Is(err, errInputRequired):
-		return s.mask.ToolResult(&mcp.CallToolResult{InputRequests: round.asked, RequestState: round.stateToken(s)}), nil, nil
+		return s.plan.Mask.ToolResult(&mcp.CallToolResult{InputRequests: round.asked, RequestState: round.stateToken(s)}), nil, nil
 	case errors.As(err, &protoErr):
 		return nil, nil, err
 	case err != nil:

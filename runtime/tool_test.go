@@ -305,7 +305,7 @@ tools:
         opts: {type: object, default: {deep: [1]}}
     content: [{text: x}]
 `, nil)
-	tl := srv.toolIndex["t"]
+	tl := srv.plan.ToolIndex["t"]
 	first, err := tl.Args.Decode([]byte(`{}`))
 	if err != nil {
 		t.Fatal(err)

@@ -31,11 +31,11 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	if req.Params == nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
 	}
-	t, ok := s.toolIndex[req.Params.Name]
+	t, ok := s.plan.ToolIndex[req.Params.Name]
 	if !ok {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: s.unknownTool(req.Params.Name)}
 	}
-	n := &notifier{req: req, logger: t.Def.Name, levels: s.logLevels}
+	n := &notifier{req: req, logger: t.Def.Name, levels: s.plan.LogLevels}
 	var round *inputRound
 	if t.Interactive || len(t.Requires) > 0 {
 		// An older client's session may not know what it declared (a
@@ -61,7 +61,7 @@ func (s *Server) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 // tests). Argument errors and tool failures come back as a result with
 // IsError set; the error is for an unknown tool.
 func (s *Server) CallTool(ctx context.Context, name string, args []byte, n handlers.Notifier) (*mcp.CallToolResult, error) {
-	t, ok := s.toolIndex[name]
+	t, ok := s.plan.ToolIndex[name]
 	if !ok {
 		return nil, errors.New(s.unknownTool(name))
 	}
@@ -89,7 +89,7 @@ func (s *Server) prepare(ctx context.Context, t *plan.Tool, raw json.RawMessage)
 		return nil, nil, err
 	}
 	if t.NeedsCaller { // the caller as expressions see it costs a copy of its claims
-		if who = s.identity.CallerVars(ctx); who == nil {
+		if who = s.plan.Identity.CallerVars(ctx); who == nil {
 			return nil, nil, errors.New(errNoCaller)
 		}
 	}
@@ -109,11 +109,11 @@ func (s *Server) call(ctx context.Context, t *plan.Tool, raw json.RawMessage, n 
 	if res == nil {
 		return &mcp.CallToolResult{}
 	}
-	return s.limitResult(ctx, t, s.mask.ToolResult(res))
+	return s.limitResult(ctx, t, s.plan.Mask.ToolResult(res))
 }
 
 func (s *Server) run(ctx context.Context, t *plan.Tool, raw json.RawMessage, n handlers.Notifier, round *inputRound) *mcp.CallToolResult {
-	if msg := s.limits.Limited(ctx, s.obs.Metrics, s.logger, t.Def.Name, t.Limit); msg != "" {
+	if msg := s.plan.Limits.Limited(ctx, s.plan.Obs.Metrics, s.plan.Logger, t.Def.Name, t.Limit); msg != "" {
 		return errorResult(msg)
 	}
 	args, who, err := s.prepare(ctx, t, raw)
@@ -144,9 +144,9 @@ func (s *Server) run(ctx context.Context, t *plan.Tool, raw json.RawMessage, n h
 		res, err = t.Handler.Call(ctx, &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: who})
 		if err != nil {
 			if ctx.Err() != nil {
-				return errorResult("canceled: " + s.redact.Apply(err.Error()))
+				return errorResult("canceled: " + s.plan.Redact.Apply(err.Error()))
 			}
-			return errorResult(s.redact.Apply(err.Error()))
+			return errorResult(s.plan.Redact.Apply(err.Error()))
 		}
 		data["result"] = res.Structured
 		if res.Structured == nil {
@@ -171,7 +171,7 @@ func (s *Server) run(ctx context.Context, t *plan.Tool, raw json.RawMessage, n h
 	// a handler's error result stands as it is: content renders results
 	if len(t.Content) > 0 && (res == nil || !res.IsError) {
 		if out.Content, err = content.Render(t.Content, data); err != nil {
-			return errorResult(s.redact.Apply(err.Error()))
+			return errorResult(s.plan.Redact.Apply(err.Error()))
 		}
 	}
 	if len(out.Content) == 0 && out.StructuredContent != nil {

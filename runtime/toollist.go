@@ -45,7 +45,7 @@ func (s *Server) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, err
 	start := 0
 	if req.Params != nil && req.Params.Cursor != "" {
 		var ok bool
-		if start, ok = decodeToolsCursor(req.Params.Cursor, len(s.tools)); !ok {
+		if start, ok = decodeToolsCursor(req.Params.Cursor, len(s.plan.Tools)); !ok {
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
 		}
 	}
@@ -53,13 +53,13 @@ func (s *Server) listTools(req *mcp.ListToolsRequest) (*mcp.ListToolsResult, err
 	if page <= 0 {
 		page = toolsPageSize
 	}
-	end := min(start+page, len(s.tools))
+	end := min(start+page, len(s.plan.Tools))
 	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, end-start)}
-	s.cache.Tools.Apply(&res.Cacheable) // the same on every page
-	for _, t := range s.tools[start:end] {
+	s.plan.Cache.Tools.Apply(&res.Cacheable) // the same on every page
+	for _, t := range s.plan.Tools[start:end] {
 		res.Tools = append(res.Tools, t.Def)
 	}
-	if end < len(s.tools) {
+	if end < len(s.plan.Tools) {
 		res.NextCursor = encodeToolsCursor(end)
 	}
 	return res, nil
@@ -85,7 +85,7 @@ func decodeToolsCursor(cursor string, n int) (int, bool) {
 // checks on a call: nil for tools without x-mcp-header annotations, which
 // need no check.
 func (s *Server) headerTool(name string) *mcp.Tool {
-	if t, ok := s.toolIndex[name]; ok && t.Headers {
+	if t, ok := s.plan.ToolIndex[name]; ok && t.Headers {
 		return t.Def
 	}
 	return nil
@@ -97,7 +97,7 @@ func (s *Server) headerTool(name string) *mcp.Tool {
 func (s *Server) ToolBackends() map[string]string {
 	s = s.now()
 	out := map[string]string{}
-	for _, t := range s.tools {
+	for _, t := range s.plan.Tools {
 		if t.Backend != "" {
 			out[t.Def.Name] = t.Backend
 		}

@@ -16,7 +16,7 @@ import (
 // watched already, other resources never change).
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	for _, r := range s.templates {
+	for _, r := range s.plan.Templates {
 		if r.File == nil {
 			continue
 		}
@@ -28,7 +28,7 @@ func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 		if err != nil || !filepath.IsLocal(name) {
 			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("no resource at %q", uri)}
 		}
-		return s.watch.Add(watch.File{URI: uri, Root: r.Root, Name: name})
+		return s.plan.Watch.Add(watch.File{URI: uri, Root: r.Root, Name: name})
 	}
 	return nil
 }
@@ -49,7 +49,7 @@ func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
 	if !s.watches() {
 		return
 	}
-	tick := time.NewTicker(s.watchEvery)
+	tick := time.NewTicker(s.plan.WatchEvery)
 	defer tick.Stop()
 	for {
 		select {
@@ -57,7 +57,7 @@ func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
 			return
 		case <-tick.C:
 		}
-		for _, uri := range s.watch.Changed() {
+		for _, uri := range s.plan.Watch.Changed() {
 			_ = srv.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	}
@@ -65,10 +65,10 @@ func (s *Server) watchResources(ctx context.Context, srv *mcp.Server) {
 
 // watches reports whether any resource is backed by a file.
 func (s *Server) watches() bool {
-	if s.watch.HasFixed() {
+	if s.plan.Watch.HasFixed() {
 		return true
 	}
-	for _, r := range s.templates {
+	for _, r := range s.plan.Templates {
 		if r.File != nil {
 			return true
 		}
