@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"golang.org/x/net/html"
 )
 
@@ -30,7 +31,7 @@ func appExample(t *testing.T) *Server {
 
 // uiClient declares the MCP Apps extension, as a client that renders apps.
 var uiClient = &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{
-	Extensions: map[string]any{appExtension: map[string]any{"mimeTypes": []string{appMIMEType}}}}}
+	Extensions: map[string]any{appExtension: map[string]any{"mimeTypes": []string{plan.AppMIMEType}}}}}
 
 // TestAppNegotiation: the extension is advertised when the config has an
 // app; a client with it and a client without it both get the tool's
@@ -46,7 +47,7 @@ func TestAppNegotiation(t *testing.T) {
 			cs := session(t, srv, "2025-11-25", tt.opts, nil)
 			ctx := context.Background()
 			ext := cs.InitializeResult().Capabilities.Extensions
-			if d := cmp.Diff(map[string]any{appExtension: map[string]any{"mimeTypes": []any{appMIMEType}}}, ext); d != "" {
+			if d := cmp.Diff(map[string]any{appExtension: map[string]any{"mimeTypes": []any{plan.AppMIMEType}}}, ext); d != "" {
 				t.Errorf("extensions (-want +got):\n%s", d)
 			}
 			tools, err := cs.ListTools(ctx, nil)
@@ -90,7 +91,7 @@ func TestAppResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantMeta := mcp.Meta{"ui": map[string]any{"prefersBorder": true, "permissions": map[string]any{"clipboardWrite": map[string]any{}}}}
-	if r := list.Resources[0]; r.URI != "ui://orders/table" || r.MIMEType != appMIMEType || !cmp.Equal(wantMeta, r.Meta) {
+	if r := list.Resources[0]; r.URI != "ui://orders/table" || r.MIMEType != plan.AppMIMEType || !cmp.Equal(wantMeta, r.Meta) {
 		t.Errorf("listed: %+v", r)
 	}
 	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ui://orders/table"})
@@ -98,7 +99,7 @@ func TestAppResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := read.Contents[0]
-	if c.MIMEType != appMIMEType {
+	if c.MIMEType != plan.AppMIMEType {
 		t.Errorf("MIME type %q", c.MIMEType)
 	}
 	if d := cmp.Diff(wantMeta, c.Meta); d != "" {

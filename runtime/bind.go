@@ -8,9 +8,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/plan"
 )
 
-// authName is the name expressions read the authenticated caller by.
-const authName = "auth"
-
 // errNoCaller refuses a call of a tool that acts for its caller when nobody
 // authenticated: over stdio, or over HTTP without auth.
 const errNoCaller = "this tool acts for the authenticated caller, and the request has none; call it over HTTP with authentication"
@@ -21,7 +18,7 @@ func bind(t *plan.Tool, args, who map[string]any) error {
 	if len(t.Bound) == 0 {
 		return nil // most tools: no map of names to evaluate with
 	}
-	vars := map[string]any{authName: who}
+	vars := map[string]any{plan.AuthName: who}
 	for _, a := range t.Bound {
 		v, err := a.From.Eval(vars)
 		if err != nil {

@@ -25,7 +25,7 @@ const maxForEach = 100
 func runCall(ctx context.Context, st *plan.Step, data map[string]any, n handlers.Notifier) (any, error) {
 	args, _ := data["args"].(map[string]any)
 	steps, _ := data["steps"].(map[string]any)
-	auth, _ := data[authName].(map[string]any)
+	auth, _ := data[plan.AuthName].(map[string]any)
 	c := &handlers.Call{Args: args, Notify: n, Steps: steps, Auth: auth}
 	if st.Each == nil {
 		return callOnce(ctx, st, c, "")

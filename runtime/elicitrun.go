@@ -128,7 +128,7 @@ func (s *Server) waitUntil(ctx context.Context, st *plan.Step, data map[string]a
 	defer cancel()
 	args, _ := data["args"].(map[string]any)
 	steps, _ := data["steps"].(map[string]any)
-	auth, _ := data[authName].(map[string]any)
+	auth, _ := data[plan.AuthName].(map[string]any)
 	for {
 		res, err := st.Until.Call(ctx, &handlers.Call{Args: args, Notify: ss, Steps: steps, Auth: auth})
 		if err == nil && !res.IsError {

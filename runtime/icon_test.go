@@ -113,7 +113,8 @@ tools:
     content: [{text: hi}]
 `
 	dir := writeFiles(t, map[string]string{"mcpgen.yaml": config, "logo.png": pngHeader, "text.png": "hello",
-		"big.png": pngHeader + strings.Repeat("x", maxIconSize), "logo.txt": pngHeader})
+		"big.png":  pngHeader + strings.Repeat("x", 256<<10), // over the 256KiB an icon may hold
+		"logo.txt": pngHeader})
 	_, ds := Compile([]string{dir + "/mcpgen.yaml"}, load.Options{LookupEnv: envMap(nil)}, BuildOptions{Registry: testRegistry(nil)})
 	want := `mcpgen.yaml:3:16: server.website_url: invalid website URL "ftp://example.com"; give an absolute URL, such as https://example.com/notes
 mcpgen.yaml:5:39: server.icons[0].sizes[1]: invalid icon size "big"; write WIDTHxHEIGHT, such as 48x48, or any for a scalable image

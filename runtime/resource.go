@@ -1,4 +1,6 @@
 package runtime
 
+import "github.com/mcpgen/mcpgen/runtime/plan"
+
 // MaxResourceSize bounds the contents of one resource read.
-const MaxResourceSize = 16 << 20
+const MaxResourceSize = plan.MaxResourceSize

@@ -11,7 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
-	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
 )
@@ -24,14 +23,6 @@ import (
 // that cannot pass them to its model.
 var errNoSamplingTools = errors.New("the client's model cannot be offered tools: " +
 	"the client did not declare sampling with tools (capabilities.sampling.tools)")
-
-// offer is a sample step's list of tools, checked once every tool is built.
-type offer struct {
-	f     *load.File
-	path  string // tools[i].steps[j].sample
-	owner string // the tool whose step it is
-	names []string
-}
 
 // sampleWithTools asks the client's model, offering the step's tools, and
 // answers its tool calls until it stops asking or the turns run out; then

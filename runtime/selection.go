@@ -78,5 +78,5 @@ func (s *Server) narrow(picked map[string]bool, tags []string) {
 	s.plan.Prompts = slices.DeleteFunc(s.plan.Prompts, func(p *plan.Prompt) bool { return hidden(x.PromptTags[p.Def.Name]) })
 	s.plan.Resources = slices.DeleteFunc(s.plan.Resources, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Def.URI]) })
 	s.plan.Templates = slices.DeleteFunc(s.plan.Templates, func(r *plan.Resource) bool { return hidden(x.ResourceTags[r.Tmpl.URITemplate]) })
-	s.finishProtocol() // list hints of what is left
+	s.plan.Finish() // list hints of what is left
 }

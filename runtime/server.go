@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -64,14 +63,7 @@ func (s *Server) ToolNames() []string {
 }
 
 // Close releases what handlers and backends hold (pools, processes).
-func (s *Server) Close() error {
-	var errs []error
-	for _, c := range slices.Backward(s.plan.Closers) {
-		errs = append(errs, c.Close())
-	}
-	s.plan.Closers = nil
-	return errors.Join(errs...)
-}
+func (s *Server) Close() error { return s.plan.Close() }
 
 // MCP returns a go-sdk server with everything registered. Capabilities follow
 // the config: prompts, resources and completions are declared only when the

@@ -66,7 +66,7 @@ func (s *Server) stepsBeforeTask(ctx context.Context, t *plan.Tool, req *mcp.Cal
 		return nil, nil, round.protoErr
 	}
 	n := &notifier{req: req, logger: t.Def.Name, levels: s.plan.LogLevels, caps: caps}
-	data := map[string]any{"args": args, authName: who}
+	data := map[string]any{"args": args, plan.AuthName: who}
 	upTo := t.TaskAfter + 1
 	err = s.runSteps(ctx, t.Def.Name, t.Steps[:upTo], data, n, round)
 	var protoErr *jsonrpc.Error

@@ -123,7 +123,7 @@ func (s *Server) run(ctx context.Context, t *plan.Tool, raw json.RawMessage, n h
 	if round != nil && !round.begin(ctx, s, "tool", t.Def.Name, args) {
 		return nil
 	}
-	data := map[string]any{"args": args, authName: who} // auth: for the handlers of steps
+	data := map[string]any{"args": args, plan.AuthName: who} // auth: for the handlers of steps
 	if err := s.runSteps(ctx, t.Def.Name, t.Steps, data, asStepSession(n), round); err != nil {
 		var protoErr *jsonrpc.Error
 		switch {

@@ -1,8 +1,10 @@
 package plan
 
 import (
+	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
@@ -61,6 +63,16 @@ type Plan struct {
 	Tasks      *task.Manager             // tools that run as tasks; nil for none
 	TaskOpts   task.Options              // server.tasks
 	Shared     *redisstate.State         // server.state.redis; nil for memory
+}
+
+// Close releases what handlers and backends hold (pools, processes).
+func (p *Plan) Close() error {
+	var errs []error
+	for _, c := range slices.Backward(p.Closers) {
+		errs = append(errs, c.Close())
+	}
+	p.Closers = nil
+	return errors.Join(errs...)
 }
 
 // Info describes the server to clients.

@@ -9,6 +9,12 @@ import (
 	"github.com/yosida95/uritemplate/v3"
 )
 
+// MaxResourceSize bounds the contents of one resource read.
+const MaxResourceSize = 16 << 20
+
+// AppMIMEType is the MIME type of an app's page (MCP Apps).
+const AppMIMEType = "text/html;profile=mcp-app"
+
 // Resource is a built resource or resource template.
 type Resource struct {
 	Def      *mcp.Resource         // for a fixed URI

@@ -41,6 +41,9 @@ type Tool struct {
 	TaskAfter   int      // the last step run before a 2026 task starts; -1: none
 }
 
+// AuthName is the name expressions read the authenticated caller by.
+const AuthName = "auth"
+
 // BoundArg is an argument the server sets from the caller (`from:`); the
 // model never sees it and a client cannot pass it.
 type BoundArg struct {

@@ -138,7 +138,7 @@ func (r *Reloader) build(prev *runtime.Server) (*runtime.Server, load.Diagnostic
 		seen[abs(p)] = true
 	}
 	bo := r.opts.Build
-	bo.Previous = prev
+	bo.Previous = prev.Plan()
 	next := bo.Referenced
 	bo.Referenced = func(p string) {
 		if watchable(p) {

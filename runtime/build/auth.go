@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"crypto/tls"
@@ -44,8 +44,8 @@ func (b *builder) authConfig(f *load.File, h *spec.HTTP) {
 		b.errorf(f, p, "%v", err)
 		return
 	}
-	b.srv.plan.Auth = g
-	b.srv.plan.Closers = append(b.srv.plan.Closers, g)
+	b.plan.Auth = g
+	b.plan.Closers = append(b.plan.Closers, g)
 }
 
 func (b *builder) oauthConfig(f *load.File, a *spec.Auth) {
@@ -125,17 +125,17 @@ func (b *builder) scopeList(f *load.File, path string, scopes []string) {
 // tlsConfig checks `server.http.tls` and resolves its files against the
 // config file's directory.
 func (b *builder) tlsConfig(f *load.File, t *spec.TLS) {
-	b.srv.plan.TLS = &spec.TLS{}
+	b.plan.TLS = &spec.TLS{}
 	if t.CertFile != "" {
-		b.srv.plan.TLS.CertFile = b.path(f, t.CertFile)
+		b.plan.TLS.CertFile = b.path(f, t.CertFile)
 	}
 	if t.KeyFile != "" {
-		b.srv.plan.TLS.KeyFile = b.path(f, t.KeyFile)
+		b.plan.TLS.KeyFile = b.path(f, t.KeyFile)
 	}
 	if t.CertFile == "" || t.KeyFile == "" {
 		return // the decoder reported the missing one
 	}
-	if _, err := tls.LoadX509KeyPair(b.srv.plan.TLS.CertFile, b.srv.plan.TLS.KeyFile); err != nil {
+	if _, err := tls.LoadX509KeyPair(b.plan.TLS.CertFile, b.plan.TLS.KeyFile); err != nil {
 		b.diag(f, load.Error, "server.http.tls", fmt.Sprintf("cannot load the certificate: %v", err),
 			"cert_file is a PEM certificate chain and key_file its PEM private key")
 	}

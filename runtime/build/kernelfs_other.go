@@ -1,6 +1,6 @@
 //go:build !linux
 
-package runtime
+package build
 
 // kernelFS finds no kernel filesystem where there is no /proc to read the
 // server's environment from.

@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -47,25 +47,25 @@ func (b *builder) shareState() {
 	if r == nil {
 		return
 	}
-	s := b.srv
+	s := b.plan
 	st := redisstate.New(redisstate.Options{Addr: r.Addr, Username: r.Username, Password: r.Password, DB: r.DB,
-		TLS: r.TLS, Prefix: cmp.Or(r.Prefix, "mcpgen:"+s.plan.Info.Name+":"), Timeout: time.Duration(r.Timeout),
-		SessionTTL: time.Duration(r.SessionTTL), Logger: s.plan.Logger})
-	s.plan.Shared = st
-	s.plan.Closers = append(s.plan.Closers, st)
+		TLS: r.TLS, Prefix: cmp.Or(r.Prefix, "mcpgen:"+s.Info.Name+":"), Timeout: time.Duration(r.Timeout),
+		SessionTTL: time.Duration(r.SessionTTL), Logger: s.Logger})
+	s.Shared = st
+	s.Closers = append(s.Closers, st)
 	if b.opts.RateLimiter == nil {
-		s.plan.Limits.Rates = st.Limiter(s.plan.Limits.Rates)
+		s.Limits.Rates = st.Limiter(s.Limits.Rates)
 	}
-	if b.opts.Cache == nil && s.plan.Limits.Results != nil {
-		s.plan.Limits.Results = st.Cache(s.plan.Limits.Results)
+	if b.opts.Cache == nil && s.Limits.Results != nil {
+		s.Limits.Results = st.Cache(s.Limits.Results)
 	}
 	if b.opts.TaskStore == nil {
 		b.opts.TaskStore = st.Tasks(nil)
 	}
-	if m := s.plan.Obs.Metrics; m != nil {
+	if m := s.Obs.Metrics; m != nil {
 		st.Register(m.Registry())
 	}
-	s.plan.Probes = append(s.plan.Probes, observe.Probe{Name: "shared state (redis)", Every: stateProbeEvery,
+	s.Probes = append(s.Probes, observe.Probe{Name: "shared state (redis)", Every: stateProbeEvery,
 		Timeout: cmp.Or(time.Duration(r.Timeout), redisstate.DefaultTimeout), Check: st.Check})
 }
 
@@ -93,11 +93,11 @@ func (b *builder) reuseBackend(name, key string) (any, bool) {
 	if prev == nil {
 		return nil, false
 	}
-	c, ok := prev.plan.Carry[name]
+	c, ok := prev.Carry[name]
 	if !ok || c.Key != key || c.Value == nil {
 		return nil, false
 	}
-	b.srv.plan.Carry[name] = c
-	b.srv.plan.Adopted = append(b.srv.plan.Adopted, c.Value)
+	b.plan.Carry[name] = c
+	b.plan.Adopted = append(b.plan.Adopted, c.Value)
 	return c.Value, true
 }

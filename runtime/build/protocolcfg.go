@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ const minStateKey = 32
 // settings.
 func (b *builder) protocolConfig(f *load.File, s *spec.Server) {
 	if s.CacheHint != nil {
-		b.srv.plan.CacheCfg = s.CacheHint
+		b.plan.CacheCfg = s.CacheHint
 	}
 	if rs := s.RequestState; rs != nil {
 		if rs.Key != "" && len(rs.Key) < minStateKey {
@@ -32,7 +32,7 @@ func (b *builder) protocolConfig(f *load.File, s *spec.Server) {
 				"e.g. key: ${MCPGEN_STATE_KEY}, set to the output of `openssl rand -base64 48`")
 		}
 		b.stateKeySet = rs.Key != ""
-		b.srv.plan.States = reqstate.NewSigner([]byte(rs.Key), time.Duration(rs.TTL))
+		b.plan.States = reqstate.NewSigner([]byte(rs.Key), time.Duration(rs.TTL))
 	}
 }
 
@@ -153,7 +153,7 @@ func countChained(props map[string]any) int {
 
 // httpConfig checks the `server.http` section of f.
 func (b *builder) httpConfig(f *load.File, h *spec.HTTP) {
-	b.srv.plan.HTTP = h
+	b.plan.HTTP = h
 	for i, host := range h.AllowedHosts {
 		if host == "" || strings.ContainsAny(host, "/ ") {
 			b.diag(f, load.Error, fmt.Sprintf("server.http.allowed_hosts[%d]", i),

@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -249,7 +249,7 @@ func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *plan
 		b.diag(f, load.Error, path+".until", "a step that waits needs a name", "set as, so that until can read steps.AS.id")
 		return s
 	}
-	extra := types.Map{authName: b.identity.Type}
+	extra := types.Map{plan.AuthName: b.identity.Type}
 	maps.Copy(extra, stepsType(append(roots["steps"], e.As)))
 	s.Until = b.buildHandler(f, path+".until", e.Until, b.argsType, nil, extra)
 	return s
@@ -258,7 +258,7 @@ func (b *builder) urlStep(f *load.File, path string, e *spec.ElicitStep, s *plan
 // stepVars is the expression environment of a step: `args`, `auth` and
 // the results of the steps named in roots.
 func (b *builder) stepVars(roots map[string][]string) types.Map {
-	env := types.Map{"args": b.argsType, authName: b.identity.Type}
+	env := types.Map{"args": b.argsType, plan.AuthName: b.identity.Type}
 	if b.argsType == nil {
 		env["args"] = types.Map{}
 	}
@@ -277,7 +277,7 @@ func (b *builder) callStep(f *load.File, path string, c *spec.CallStep, roots ma
 		b.errorf(f, path, "call steps are for tools")
 		return nil
 	}
-	extra := types.Map{authName: b.identity.Type}
+	extra := types.Map{plan.AuthName: b.identity.Type}
 	maps.Copy(extra, stepsType(roots["steps"]))
 	if c.ForEach != nil {
 		s.Each = b.compile(f, path+".for_each", c.ForEach.Node, b.stepVars(roots))
@@ -339,7 +339,7 @@ func (b *builder) checkOffers() {
 	for _, o := range b.offers {
 		for i, name := range o.names {
 			p := fmt.Sprintf("%s.tools[%d]", o.path, i)
-			t, ok := b.srv.plan.ToolIndex[name]
+			t, ok := b.plan.ToolIndex[name]
 			switch {
 			case !ok && slices.Contains(declared, name):
 				// declared, but broken: reported where it is defined
@@ -355,4 +355,12 @@ func (b *builder) checkOffers() {
 
 func offersTools(t *plan.Tool) bool {
 	return slices.ContainsFunc(t.Steps, func(s *plan.Step) bool { return len(s.Offer) > 0 })
+}
+
+// offer is a sample step's list of tools, checked once every tool is built.
+type offer struct {
+	f     *load.File
+	path  string // tools[i].steps[j].sample
+	owner string // the tool whose step it is
+	names []string
 }

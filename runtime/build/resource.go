@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -28,9 +28,9 @@ import (
 )
 
 func (b *builder) resources(f *load.File) {
-	b.srv.plan.Resources = append(b.srv.plan.Resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
+	b.plan.Resources = append(b.plan.Resources, entries(b, f, "resources", "empty resource", f.Config.Resources,
 		func(_ int, path string, r *spec.Resource) *plan.Resource { return b.resource(f, path, r) })...)
-	b.srv.plan.Templates = append(b.srv.plan.Templates, entries(b, f, "resource_templates", "empty resource template",
+	b.plan.Templates = append(b.plan.Templates, entries(b, f, "resource_templates", "empty resource template",
 		f.Config.ResourceTemplates,
 		func(_ int, path string, r *spec.ResourceTemplate) *plan.Resource {
 			return b.resourceTemplate(f, path, r)
@@ -172,7 +172,7 @@ func (b *builder) source(f *load.File, path string, res *plan.Resource, src *spe
 // fileInRoot checks a resource's fixed file by the rule serving reads it
 // with (os.Root: no "..", no absolute path, no symbolic link leading out of
 // root), so that validate refuses what serve would, and reports the file
-// to BuildOptions.Referenced (pack bundles it).
+// to Options.Referenced (pack bundles it).
 func (b *builder) fileInRoot(f *load.File, path, dir, name string) {
 	if !filepath.IsLocal(name) {
 		b.errorf(f, path, "%q is outside the resource's root %s", name, dir)
@@ -213,7 +213,7 @@ func (b *builder) templateFile(f *load.File, path, name string, roots map[string
 	if b.kernelPath(f, path, p) {
 		return nil
 	}
-	data, err := regfile.Read(p, MaxResourceSize)
+	data, err := regfile.Read(p, plan.MaxResourceSize)
 	if err != nil {
 		b.errorf(f, path, "%s", load.ReadError(err))
 		return nil
@@ -234,9 +234,9 @@ func (b *builder) templateFile(f *load.File, path, name string, roots map[string
 }
 
 // watchFiles lists the fixed files of s's resources, to be watched.
-func watchFiles(s *Server) []watch.File {
+func watchFiles(s *plan.Plan) []watch.File {
 	var out []watch.File
-	for _, r := range s.plan.Resources {
+	for _, r := range s.Resources {
 		if name, ok := constOf(r.File); ok && r.File != nil {
 			out = append(out, watch.File{URI: r.Def.URI, Root: r.Root, Name: name})
 		}

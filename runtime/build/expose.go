@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"fmt"
@@ -25,7 +25,7 @@ var tagPattern = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,64}$`)
 func (b *builder) expose(files []*load.File) {
 	x := &expose.Exposure{ToolTags: map[string][]string{}, PromptTags: map[string][]string{},
 		ResourceTags: map[string][]string{}, Toolsets: map[string]*spec.Toolset{}}
-	b.srv.plan.Exposure = x
+	b.plan.Exposure = x
 	for _, f := range files {
 		c := f.Config
 		tagsOf(b, f, "tools", c.Tools, x.ToolTags, func(t *spec.Tool) (string, []string) { return t.Name, t.Tags })
@@ -98,7 +98,7 @@ func (b *builder) toolsets(f *load.File, x *expose.Exposure) {
 // toolCount warns when the whole config has more tools than clients
 // handle well, at the first file's tools.
 func (b *builder) toolCount(files []*load.File) {
-	n := len(b.srv.plan.Tools)
+	n := len(b.plan.Tools)
 	if n <= crowdedTools {
 		return
 	}

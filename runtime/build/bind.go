@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -32,7 +32,7 @@ func (b *builder) boundArgs(f *load.File, path string, t *spec.Tool, argsType ty
 		}
 		p := fmt.Sprintf("%s.args[%d]", path, i)
 		b.boundOnly(f, p, a)
-		v, errs := eval.CompileExpr(f.Node(p+".from"), types.Map{authName: b.identity.Type}, evalOptions(f, p+".from"))
+		v, errs := eval.CompileExpr(f.Node(p+".from"), types.Map{plan.AuthName: b.identity.Type}, evalOptions(f, p+".from"))
 		for _, e := range errs {
 			d := b.reporter(f)
 			d.AtOffset(load.Error, e.Node, e.Offset, p+".from", e.Msg, e.Hint)

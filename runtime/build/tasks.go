@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"fmt"
@@ -26,7 +26,7 @@ func (b *builder) taskOptions(f *load.File, t *spec.Tasks) {
 			b.errorf(f, "server.tasks."+path, "%s must be positive", path)
 		}
 	}
-	o := &b.srv.plan.TaskOpts
+	o := &b.plan.TaskOpts
 	o.TTL, o.PollInterval, o.MaxPerOwner = time.Duration(t.TTL), time.Duration(t.PollInterval), t.MaxPerCaller
 }
 
@@ -63,13 +63,13 @@ func (b *builder) taskAfter(f *load.File, path string, t *spec.Tool, steps []*pl
 
 // startTasks creates the task manager when a tool runs as a task.
 func (b *builder) startTasks(store task.Store) {
-	s := b.srv
-	for _, t := range s.plan.Tools {
+	s := b.plan
+	for _, t := range s.Tools {
 		if t.Task != "" {
-			s.plan.TaskOpts.Store = store
-			s.plan.TaskOpts.Panicked = func(method string, v any) { observe.Panicked(s.plan.Logger, s.plan.Obs.Metrics, method, v) }
-			s.plan.Tasks = task.NewManager(s.plan.TaskOpts)
-			s.plan.Closers = append(s.plan.Closers, s.plan.Tasks)
+			s.TaskOpts.Store = store
+			s.TaskOpts.Panicked = func(method string, v any) { observe.Panicked(s.Logger, s.Obs.Metrics, method, v) }
+			s.Tasks = task.NewManager(s.TaskOpts)
+			s.Closers = append(s.Closers, s.Tasks)
 			return
 		}
 	}

@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // stateless reports whether the server is served over HTTP without
 // sessions: by its config or by serve --stateless.
 func (b *builder) stateless() bool {
-	return b.opts.Stateless || (b.srv.plan.HTTP != nil && b.srv.plan.HTTP.Stateless)
+	return b.opts.Stateless || (b.plan.HTTP != nil && b.plan.HTTP.Stateless)
 }
 
 // statelessSteps warns about the confirm and steps at path (a tool's or a

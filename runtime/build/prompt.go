@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -14,7 +14,7 @@ import (
 )
 
 func (b *builder) prompts(f *load.File) {
-	b.srv.plan.Prompts = append(b.srv.plan.Prompts, entries(b, f, "prompts", "empty prompt", f.Config.Prompts,
+	b.plan.Prompts = append(b.plan.Prompts, entries(b, f, "prompts", "empty prompt", f.Config.Prompts,
 		func(_ int, path string, p *spec.Prompt) *plan.Prompt { return b.prompt(f, path, p) })...)
 }
 

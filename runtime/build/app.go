@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -35,11 +35,11 @@ func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *
 	}
 	if r.MimeType != "" {
 		if mt, params, _ := mime.ParseMediaType(r.MimeType); mt != "text/html" || params["profile"] != "mcp-app" {
-			b.diag(f, load.Error, path+".mime_type", fmt.Sprintf("an app's MIME type is %s, not %q", appMIMEType, r.MimeType),
+			b.diag(f, load.Error, path+".mime_type", fmt.Sprintf("an app's MIME type is %s, not %q", plan.AppMIMEType, r.MimeType),
 				"leave mime_type out")
 		}
 	}
-	res.MimeType, res.Def.MIMEType = appMIMEType, appMIMEType
+	res.MimeType, res.Def.MIMEType = plan.AppMIMEType, plan.AppMIMEType
 	ui := map[string]any{}
 	if c := r.App.CSP; c != nil {
 		csp := map[string]any{}
@@ -63,7 +63,7 @@ func (b *builder) appResource(f *load.File, path string, r *spec.Resource, res *
 	}
 	res.Meta = mcp.Meta{"ui": ui}
 	res.Def.Meta = res.Meta
-	b.srv.plan.Apps = append(b.srv.plan.Apps, r.URI)
+	b.plan.Apps = append(b.plan.Apps, r.URI)
 }
 
 // origins reports CSP entries that are not an origin: a scheme (https,
@@ -125,9 +125,9 @@ func (b *builder) toolApp(f *load.File, path string, a *spec.ToolApp) mcp.Meta {
 // checkAppRefs reports tools naming an app no resource provides.
 func (b *builder) checkAppRefs() {
 	for _, r := range b.appRefs {
-		if !slices.Contains(b.srv.plan.Apps, r.uri) {
+		if !slices.Contains(b.plan.Apps, r.uri) {
 			b.diag(r.f, load.Error, r.path, fmt.Sprintf("no resource with `app` settings has the URI %q", r.uri),
-				cmp.Or(suggest.DidYouMean(r.uri, b.srv.plan.Apps), "declare it under resources, with app: {} and its HTML"))
+				cmp.Or(suggest.DidYouMean(r.uri, b.plan.Apps), "declare it under resources, with app: {} and its HTML"))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -46,7 +47,7 @@ func joinOr(words []string) string {
 // and reports it when no authentication is configured: nobody could ever
 // call the tool.
 func (b *builder) readsAuth(f *load.File, path string, v *eval.Value) {
-	if !v.Uses(authName) {
+	if !v.Uses(plan.AuthName) {
 		return
 	}
 	b.usesAuth = true

@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"cmp"
@@ -65,8 +65,8 @@ func (b *builder) toolCache(f *load.File, path string, t *spec.Tool, tl *plan.To
 			"remove per_caller: false")
 		return nil
 	}
-	if b.srv.plan.Limits.Results == nil {
-		b.srv.plan.Limits.Results = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
+	if b.plan.Limits.Results == nil {
+		b.plan.Limits.Results = cache.NewMemory(cmp.Or(b.cacheBytes, DefaultCacheBytes))
 	}
 	return &limits.Cache{TTL: time.Duration(c.TTL), PerCaller: perCaller || tl.NeedsCaller}
 }
@@ -93,7 +93,7 @@ const (
 // concurrency limit and its readiness probe.
 func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, value any) {
 	if l := b.concurrency(f, path+".concurrency", h.Concurrency); l != nil {
-		b.srv.plan.Limits.Backends[name] = l
+		b.plan.Limits.Backends[name] = l
 	}
 	r := h.Readiness
 	if r == nil {
@@ -109,7 +109,7 @@ func (b *builder) backendOps(f *load.File, path, name string, h *spec.Handler, v
 		return
 	}
 	redact := b.redact
-	b.srv.plan.Probes = append(b.srv.plan.Probes, observe.Probe{Name: name, Required: r.Required,
+	b.plan.Probes = append(b.plan.Probes, observe.Probe{Name: name, Required: r.Required,
 		Every:   cmp.Or(time.Duration(r.ProbeInterval), DefaultProbeInterval),
 		Timeout: cmp.Or(time.Duration(r.Timeout), DefaultProbeTimeout),
 		Check: func(ctx context.Context) error {
@@ -179,15 +179,15 @@ func parseRate(s string) (n, perSec float64, ok bool) {
 // as label values: the tools, and the backends tools report to (a named
 // backend, or the kind of a handler without one).
 func (b *builder) metricNames() (tools, backends []string) {
-	s := b.srv
+	s := b.plan
 	seen := map[string]bool{}
-	for _, t := range s.plan.Tools {
+	for _, t := range s.Tools {
 		tools = append(tools, t.Def.Name)
 		if t.Backend != "" {
 			seen[t.Backend] = true
 		}
 	}
-	for name := range s.plan.Backends {
+	for name := range s.Backends {
 		seen[name] = true
 	}
 	return tools, slices.Sorted(maps.Keys(seen))

@@ -1,4 +1,4 @@
-package runtime
+package build
 
 import (
 	"bytes"
@@ -51,8 +51,8 @@ func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
 	for _, tl := range entries(b, f, "tools", "empty tool", f.Config.Tools,
 		func(i int, path string, t *spec.Tool) *plan.Tool { return b.tool(f, path, t, ahead[i]) }) {
-		b.srv.plan.Tools = append(b.srv.plan.Tools, tl)
-		b.srv.plan.ToolIndex[tl.Def.Name] = tl
+		b.plan.Tools = append(b.plan.Tools, tl)
+		b.plan.ToolIndex[tl.Def.Name] = tl
 	}
 }
 
@@ -112,8 +112,8 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	tl.Args = input.NewArgs(in, boundNames(tl.Bound))
 	tl.Limit = b.toolLimit(f, path, t)
 	tl.MaxResult = b.maxResult(f, path, t)
-	if tl.Pages = t.Overflow == "pages"; tl.Pages && b.srv.plan.Spill == nil {
-		b.srv.plan.Spill = spill.NewStore()
+	if tl.Pages = t.Overflow == "pages"; tl.Pages && b.plan.Spill == nil {
+		b.plan.Spill = spill.NewStore()
 	}
 	b.scopeList(f, path+".scopes", t.Scopes)
 	if t.OutputSchema != nil {
@@ -138,7 +138,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	switch {
 	case t.Handler != nil:
-		extra := types.Map{authName: b.identity.Type}
+		extra := types.Map{plan.AuthName: b.identity.Type}
 		maps.Copy(extra, stepsType(roots["steps"]))
 		if hd != nil {
 			hd.env.args, hd.env.annotations, hd.env.extra = argsType, t.Annotations, extra
