@@ -20,25 +20,42 @@ func TestStdioClientDiesLeavesNoQuery(t *testing.T) {
 	if dsn == "" {
 		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
 	}
-	marker := fmt.Sprintf("mcpgen-dies-%d", time.Now().UnixNano())
-	path := filepath.Join(t.TempDir(), "pg.yaml")
+	path, marker := sleepyConfig(t, "postgres", dsn, "SELECT pg_sleep(300), '%s' AS marker")
+	running := queryRunning(t, dsn, marker)
+	dieDuringCall(t, path, running)
+	eventually(t, "the query after the client died", func() bool { return !running() })
+}
+
+// sleepyConfig writes a config whose one tool, sleepy, runs query (holding
+// marker) on the given sql driver, and returns its path and the marker.
+func sleepyConfig(t *testing.T, driver, dsn, query string) (path, marker string) {
+	t.Helper()
+	marker = fmt.Sprintf("mcpgen-dies-%d", time.Now().UnixNano())
+	path = filepath.Join(t.TempDir(), driver+".yaml")
 	cfg := fmt.Sprintf(`version: 1
 server:
   stdio: {shutdown_timeout: 200ms}
 backends:
-  pg: {kind: sql, driver: postgres, dsn: %q}
+  db: {kind: sql, driver: %s, dsn: %q}
 tools:
   - name: sleepy
     description: Sleeps in the database.
     handler:
-      backend: pg
-      query: "SELECT pg_sleep(300), '%s' AS marker"
+      backend: db
+      query: "%s"
       timeout: 10m
-`, dsn, marker)
+`, driver, dsn, fmt.Sprintf(query, marker))
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	running := queryRunning(t, dsn, marker)
+	return path, marker
+}
+
+// dieDuringCall starts mcpgen on path, starts sleepy, waits until running
+// says the query runs, then closes the client's pipes and waits for mcpgen
+// to exit.
+func dieDuringCall(t *testing.T, path string, running func() bool) {
+	t.Helper()
 	c := startRaw(t, path)
 	c.initialize()
 	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sleepy","arguments":{}}}`)
@@ -46,7 +63,6 @@ tools:
 	_ = c.in.Close() // the client dies: its end of both pipes closes
 	for range c.lines {
 	}
-	eventually(t, "the query after the client died", func() bool { return !running() })
 	if err := c.wait(); err != nil {
 		t.Errorf("mcpgen exited with %v", err)
 	}
@@ -80,24 +96,7 @@ func TestStdioClientDiesLeavesNoQueryMariaDB(t *testing.T) {
 	if dsn == "" {
 		t.Skip("MCPGEN_TEST_MYSQL_DSN is not set")
 	}
-	marker := fmt.Sprintf("mcpgen-dies-%d", time.Now().UnixNano())
-	path := filepath.Join(t.TempDir(), "my.yaml")
-	cfg := fmt.Sprintf(`version: 1
-server:
-  stdio: {shutdown_timeout: 200ms}
-backends:
-  my: {kind: sql, driver: mysql, dsn: %q}
-tools:
-  - name: sleepy
-    description: Sleeps in the database.
-    handler:
-      backend: my
-      query: "SELECT SLEEP(300), '%s' AS marker"
-      timeout: 10m
-`, dsn, marker)
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, marker := sleepyConfig(t, "mysql", dsn, "SELECT SLEEP(300), '%s' AS marker")
 	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -111,16 +110,7 @@ tools:
 		}
 		return n > 0
 	}
-	c := startRaw(t, path)
-	c.initialize()
-	c.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"sleepy","arguments":{}}}`)
-	eventually(t, "the query to start", running)
-	_ = c.in.Close() // the client dies: its end of both pipes closes
-	for range c.lines {
-	}
-	if err := c.wait(); err != nil {
-		t.Errorf("mcpgen exited with %v", err)
-	}
+	dieDuringCall(t, path, running)
 	if running() { // the server would notice the closed connection only seconds later
 		t.Error("the query still runs after mcpgen exited: it did not kill it")
 	}
