@@ -90,6 +90,9 @@ func (s *Server) MCP() *mcp.Server {
 	if s.plan.Tasks != nil {
 		taskwire.Register(srv, s.plan.Tasks, s.plan.Logger)
 	}
+	if len(s.plan.Skills) > 0 {
+		registerSkills(srv, func(context.Context) *Server { return s })
+	}
 	for _, p := range s.plan.Prompts {
 		srv.AddPrompt(p.Def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return s.getPrompt(ctx, p, req)
@@ -132,6 +135,9 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
 	s.addExtensions(caps)
+	if len(s.plan.Skills) > 0 {
+		caps.AddExtension(plan.SkillsExtension, skillsSettings())
+	}
 	s.appCapability(caps)
 	if s.plan.Tasks != nil {
 		caps.Tasks = taskwire.Capabilities()
