@@ -183,7 +183,7 @@ func (b *builder) skillRefs(f *load.File, p string, k *spec.Skill, declared map[
 // files (fileInRoot): no "..", no absolute path, no symbolic link out.
 func (b *builder) skillFile(f *load.File, p, root, name string) ([]byte, bool) {
 	before := b.ds.Errors()
-	b.fileInRoot(f, p, root, name)
+	b.fileIn(f, p, "skill", root, name, "the file is read when the config loads: ")
 	if b.ds.Errors() > before {
 		return nil, false
 	}
