@@ -339,8 +339,16 @@ func (s *Server) Describe() string {
 		}
 		return fmt.Sprintf("%d %ss", n, w)
 	}
-	return strings.Join([]string{count(len(s.plan.Tools), "tool"), count(len(s.plan.Prompts), "prompt"),
-		count(len(s.plan.Resources), "resource"), count(len(s.plan.Templates), "resource template")}, ", ")
+	files := 0 // skills' files are resources too, counted with their skill
+	for _, k := range s.plan.Skills {
+		files += len(k.Files)
+	}
+	parts := []string{count(len(s.plan.Tools), "tool"), count(len(s.plan.Prompts), "prompt"),
+		count(len(s.plan.Resources)-files, "resource"), count(len(s.plan.Templates), "resource template")}
+	if len(s.plan.Skills) > 0 {
+		parts = append(parts, count(len(s.plan.Skills), "skill"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ArgTypes returns the JSON Schema type of each top-level argument of a
