@@ -21,7 +21,8 @@ type Skill struct {
 	Instructions *string `yaml:"instructions,omitempty" mcpgen:"exactly_one=instructions"`
 	// InstructionsFile is a Markdown file inside `root` holding the
 	// instructions, read when the config loads, e.g. skills/triage.md. It
-	// has no frontmatter: the name and description come from here.
+	// has no frontmatter: mcpgen writes it from name, description and
+	// metadata.
 	InstructionsFile string `yaml:"instructions_file,omitempty" mcpgen:"server,exactly_one=instructions"`
 	// Tools the instructions use, by name. Each must exist; the skill's
 	// SKILL.md lists them after the instructions.
