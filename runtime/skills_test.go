@@ -241,6 +241,12 @@ func TestSkillsLoadErrors(t *testing.T) {
 		_, ds := compileText(t, "version: 1\nskills: [{name: "+tt.name+", description: d, instructions: x}]\n", nil)
 		wantDiag(t, ds, "skills[0].name:", tt.want)
 	}
+	// Neither instructions nor a file: one error, where the skill is.
+	_, ds := compileText(t, "version: 1\nskills:\n  - {name: s, description: d}\n", nil)
+	if ds.Errors() != 1 {
+		t.Errorf("a skill without instructions: %v; want one error", ds)
+	}
+	wantDiag(t, ds, "mcpgen.yaml:3:5: skills[0]:", "give exactly one of instructions, instructions_file")
 	// What people write is accepted.
 	for _, name := range []string{"a", "pdf-processing", "v2", strings.Repeat("a", 64)} {
 		if _, ds := compileText(t, "version: 1\nskills: [{name: "+name+", description: d, instructions: x}]\n", nil); ds.Errors() > 0 {

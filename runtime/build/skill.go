@@ -98,12 +98,8 @@ func (b *builder) skill(f *load.File, p string, k *spec.Skill, declared map[stri
 	var body string
 	if k.Instructions != nil {
 		body = *k.Instructions
-	} else if data, ok := b.skillFile(f, p+".instructions_file", root, k.InstructionsFile); ok {
-		if bytes.HasPrefix(bytes.TrimPrefix(data, []byte("\ufeff")), []byte("---")) {
-			b.diag(f, load.Error, p+".instructions_file", fmt.Sprintf("%s begins with frontmatter", k.InstructionsFile),
-				"mcpgen writes the SKILL.md frontmatter from name, description and metadata: remove it from the file")
-		}
-		body = string(data)
+	} else if k.InstructionsFile != "" { // neither is reported by the loader
+		body = b.instructionsFile(f, p+".instructions_file", root, k.InstructionsFile)
 	}
 	sk := &plan.Skill{Name: k.Name, Description: k.Description, URI: "skill://" + k.Name + "/SKILL.md",
 		Tools: k.Tools, Prompts: k.Prompts, Resources: k.Resources}
@@ -153,6 +149,17 @@ func (b *builder) skill(f *load.File, p string, k *spec.Skill, declared map[stri
 		b.plan.Resources = append(b.plan.Resources, r)
 	}
 	return sk
+}
+
+// instructionsFile reads a skill's instructions from a file, which must
+// have no frontmatter of its own.
+func (b *builder) instructionsFile(f *load.File, p, root, name string) string {
+	data, ok := b.skillFile(f, p, root, name)
+	if ok && bytes.HasPrefix(bytes.TrimPrefix(data, []byte("\ufeff")), []byte("---")) {
+		b.diag(f, load.Error, p, fmt.Sprintf("%s begins with frontmatter", name),
+			"mcpgen writes the SKILL.md frontmatter from name, description and metadata: remove it from the file")
+	}
+	return string(data)
 }
 
 // skillRefs checks that what a skill names exists.
