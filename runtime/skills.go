@@ -104,7 +104,7 @@ func (s *Server) visibleSkills(ctx context.Context) []*plan.Skill {
 // cacheFields are ttlMs and cacheScope of the skills' results.
 func (s *Server) cacheFields(ctx context.Context, v map[string]any) map[string]any {
 	var c mcp.Cacheable
-	s.plan.SkillsCache.Apply(&c)
+	s.plan.SkillHint.Apply(&c)
 	if auth.CallerFrom(ctx) != nil && s.plan.Auth != nil {
 		c.CacheScope = "private"
 	}

@@ -47,24 +47,24 @@ type Plan struct {
 	Auth      *auth.Guard  // authenticates HTTP requests; nil for none
 	TLS       *spec.TLS    // certificate files, resolved; nil for plain HTTP
 	// WatchEvery is how often file-backed resources are checked.
-	WatchEvery  time.Duration
-	Backends    map[string]any      // opened shared backends, by name
-	LogLevels   *loglevel.Sessions  // what each session asked for
-	Carry       map[string]*Carried // shared backends by name, for a reload to take over
-	Adopted     []any               // backends taken from BuildOptions.Previous, until takeOver
-	Identity    *identity.Identity  // who callers are, as expressions see them
-	Limits      *limits.Set         // rate and concurrency limits, result cache
-	Obs         *observe.Observer
-	Probes      []observe.Probe
-	CacheCfg    *spec.CacheHint // the config's server.cache_hint
-	Cache       cachehint.Lists
-	SkillsCache cachehint.Hint            // of skills/list and skills/get
-	States      *reqstate.Signer          // signs the state of input requests (2026-07-28)
-	Extensions  map[string]map[string]any // advertised, by id (extensions.go)
-	Apps        []string                  // URIs of the resources that are apps' pages (MCP Apps)
-	Tasks       *task.Manager             // tools that run as tasks; nil for none
-	TaskOpts    task.Options              // server.tasks
-	Shared      *redisstate.State         // server.state.redis; nil for memory
+	WatchEvery time.Duration
+	Backends   map[string]any      // opened shared backends, by name
+	LogLevels  *loglevel.Sessions  // what each session asked for
+	Carry      map[string]*Carried // shared backends by name, for a reload to take over
+	Adopted    []any               // backends taken from BuildOptions.Previous, until takeOver
+	Identity   *identity.Identity  // who callers are, as expressions see them
+	Limits     *limits.Set         // rate and concurrency limits, result cache
+	Obs        *observe.Observer
+	Probes     []observe.Probe
+	CacheCfg   *spec.CacheHint // the config's server.cache_hint
+	Cache      cachehint.Lists
+	SkillHint  cachehint.Hint            // of skills/list and skills/get
+	States     *reqstate.Signer          // signs the state of input requests (2026-07-28)
+	Extensions map[string]map[string]any // advertised, by id (extensions.go)
+	Apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)
+	Tasks      *task.Manager             // tools that run as tasks; nil for none
+	TaskOpts   task.Options              // server.tasks
+	Shared     *redisstate.State         // server.state.redis; nil for memory
 }
 
 // Close releases what handlers and backends hold (pools, processes).
