@@ -146,6 +146,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 		b.resources(f)
 		b.prompts(f)
 	}
+	b.skills(files)
 	b.checkAppRefs()
 	b.checkOffers()
 	b.statelessKey(files)
