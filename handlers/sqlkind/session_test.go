@@ -144,3 +144,23 @@ func TestSessionNeedsCaller(t *testing.T) {
 		t.Errorf("a constant session:\n%v", ds)
 	}
 }
+
+// TestSessionRoleRefusedFirst: a role outside the allow-list refuses the
+// call before any connection is made; the database here does not even
+// answer, which a role in the list finds out.
+func TestSessionRoleRefusedFirst(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), sessionConfig("postgres",
+		"session: {roles: [app_user], role: \"${{ auth.claims.tenant }}\"}", ""), nil)
+	for role, want := range map[string]string{
+		"postgres":                     `session role: "postgres" is not one of the roles this tool may assume`,
+		"app_user\"; DROP TABLE x; --": `session role: "app_user\"; DROP TABLE x; --" is not one of the roles`,
+		strings.Repeat("r", 100):       "session role: a name of 100 bytes is not one of the roles",
+		"app_user":                     "the database is unavailable",
+	} {
+		res := handlertest.Call(t, caller("u", map[string]any{"tenant": role}), srv, "t", `{}`)
+		if got := handlertest.Text(res); !res.IsError || !strings.Contains(got, want) {
+			t.Errorf("role %.30q: %s, want %q", role, got, want)
+		}
+	}
+}
