@@ -304,3 +304,50 @@ func TestReports(t *testing.T) {
 		t.Errorf("GitHub annotations:\n got %q\nwant %q", b.String(), want)
 	}
 }
+
+// TestCaller: a case may say who calls; its tools' `auth`, scope checks
+// and a SQL session then see that caller, its scopes with those they
+// imply; without one, a tool acting for its caller refuses the call.
+func TestCaller(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": `version: 1
+server:
+  http:
+    auth:
+      api_keys: [{name: t, key: test-key-0123456789}]
+      implies: {admin: [notes:write]}
+      claims: {team: string, level: integer}
+tools:
+  - name: whoami
+    description: Says who calls.
+    args:
+      - {name: who, from: auth.subject, required: true}
+      - {name: team, from: auth.claims.team}
+      - {name: level, type: integer, from: auth.claims.level}
+      - {name: scopes, type: array, from: auth.scopes}
+    content:
+      - text: "{{ .args.who }} of {{ .args.team }} ({{ .args.level }}): {{ .args.scopes }}"
+  - name: write_note
+    description: Needs notes:write.
+    scopes: [notes:write]
+    content: [{text: written}]
+`, "mcpgen.test.yaml": `tests:
+  - name: as ada
+    call: whoami
+    caller: {subject: ada, scopes: [admin], claims: {team: core, level: 3}}
+    expect: {text: {equals: "ada of core (3): [admin notes:write]"}}
+  - name: implied scope
+    call: write_note
+    caller: {subject: ada, scopes: [admin]}
+    expect: {text: {equals: written}}
+  - name: scope lacking
+    call: write_note
+    caller: {subject: bob, scopes: [notes:read]}
+    expect: {is_error: true, text: {contains: "needs the scope(s) notes:write"}}
+  - name: nobody
+    call: whoami
+    expect: {is_error: true, text: {contains: "acts for the authenticated caller, and the request has none"}}
+`})
+	if got := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{})); len(got) > 0 {
+		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
+	}
+}

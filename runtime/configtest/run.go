@@ -12,6 +12,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/handlers/sqlkind"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"gopkg.in/yaml.v3"
@@ -264,7 +265,15 @@ type outcome struct {
 func (cr *caseRun) ask(ctx context.Context, srv *runtime.Server) (*outcome, error) {
 	out := &outcome{}
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
+	who, err := cr.c.Caller.caller(srv)
+	if err != nil {
+		return nil, err
+	}
+	sctx := ctx
+	if who != nil {
+		sctx = auth.WithCaller(ctx, who)
+	}
+	ss, err := srv.MCP().Connect(sctx, st, nil)
 	if err != nil {
 		return nil, err
 	}
