@@ -351,3 +351,30 @@ tools:
 		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestSeedFiles: seed_files runs an SQL file beside the test file before
+// each case, ahead of seed; a file that cannot be read fails the case
+// where it is named.
+func TestSeedFiles(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": `version: 1
+backends: {db: {kind: sql, driver: sqlite, dsn: ":memory:"}}
+tools:
+  - {name: names, description: d, handler: {backend: db, query: "SELECT name FROM t ORDER BY name", format: csv}}
+`, "schema.sql": "CREATE TABLE t (name TEXT); INSERT INTO t VALUES ('ada');",
+		"mcpgen.test.yaml": `seed_files: {db: schema.sql}
+seed: {db: "INSERT INTO t VALUES ('bob')"}
+tests:
+  - {name: seeded, call: names, expect: {text: {equals: "name\nada\nbob\n(2 rows)"}}}
+`, "missing.test.yaml": `config: [mcpgen.yaml]
+seed_files: {db: nope.sql}
+tests:
+  - {name: seeded, call: names, expect: {text: {contains: ada}}}
+`})
+	if got := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{})); len(got) > 0 {
+		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
+	}
+	got := failures(run(t, filepath.Join(dir, "missing.test.yaml"), configtest.Options{}))
+	if len(got) != 1 || !strings.Contains(got[0], "missing.test.yaml:2:18: seed_files.db: reading nope.sql") {
+		t.Errorf("failures: %q", got)
+	}
+}

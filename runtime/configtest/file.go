@@ -27,6 +27,10 @@ type File struct {
 	// name, before the case's own seed: create the tables a database
 	// server's tests need (idempotently: DROP ... IF EXISTS first).
 	Seed map[string]string `yaml:"seed,omitempty"`
+	// SeedFiles runs SQL files, relative to this file, on entries of
+	// `backends` before every case, by backend name, before `seed`: the
+	// schema file an example keeps beside its config.
+	SeedFiles map[string]string `yaml:"seed_files,omitempty"`
 	// Tests are the cases, run in order, each against a server built
 	// afresh (an in-memory database starts empty again, from its init
 	// script).
