@@ -133,6 +133,12 @@ func TestSessionNeedsCaller(t *testing.T) {
 		"resources[0].handler.backend: the backend sets the database session from the caller, and this handler has no caller") {
 		t.Errorf("a resource:\n%v", ds)
 	}
+	shared := strings.Replace(sessionConfig("postgres", "session: {settings: {app.u: \"${{ auth.subject }}\"}}", ""),
+		"    handler:\n", "    cache: {ttl: 30s, per_caller: false}\n    handler:\n", 1)
+	if ds := handlertest.Diagnose(t, registry(), shared); !strings.Contains(ds.Error(),
+		"tools[0].cache.per_caller: the tool reads `auth`: its results depend on the caller") {
+		t.Errorf("a cache shared by callers:\n%v", ds)
+	}
 	srv := handlertest.Build(t, registry(), sessionConfig("postgres", "session: {settings: {app.u: \"${{ auth.subject }}\"}}", ""), nil)
 	res := handlertest.Call(t, context.Background(), srv, "t", `{}`)
 	if !res.IsError || !strings.Contains(handlertest.Text(res), "acts for the authenticated caller, and the request has none") {
