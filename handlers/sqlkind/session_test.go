@@ -144,6 +144,11 @@ func TestSessionNeedsCaller(t *testing.T) {
 	if !res.IsError || !strings.Contains(handlertest.Text(res), "acts for the authenticated caller, and the request has none") {
 		t.Errorf("a call without a caller: %s", handlertest.Text(res))
 	}
+	own := handlertest.Build(t, registry(), sessionConfig("postgres", "", "session: {settings: {app.u: \"${{ auth.subject }}\"}}"), nil)
+	if res := handlertest.Call(t, context.Background(), own, "t", `{}`); !res.IsError ||
+		!strings.Contains(handlertest.Text(res), "acts for the authenticated caller, and the request has none") {
+		t.Errorf("a call without a caller of a tool with its own session: %s", handlertest.Text(res))
+	}
 	// a constant session acts for nobody: no caller needed
 	if ds := handlertest.Diagnose(t, registry(), strings.Replace(sessionConfig("postgres", "session: {settings: {app.source: mcpgen}}", ""),
 		authServer, "version: 1\n", 1)); len(ds) > 0 {
