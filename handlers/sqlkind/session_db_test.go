@@ -38,7 +38,7 @@ server: {http: {auth: {api_keys: [{name: t, key: test-key-0123456789}], claims: 
 // postgresSession makes a schema whose table docs has a row-level
 // security policy: role {M} sees the rows of the tenant in app.tenant;
 // role {A} sees all.
-func postgresSession(t *testing.T) *sessionDB {
+func postgresSession(t testing.TB) *sessionDB {
 	dsn := os.Getenv("MCPGEN_TEST_POSTGRES_DSN")
 	if dsn == "" {
 		t.Skip("MCPGEN_TEST_POSTGRES_DSN is not set")
@@ -140,7 +140,7 @@ tools:
 	return &sessionDB{driver: "mysql", db: db, config: cfg, table: s}
 }
 
-func run(t *testing.T, db *sql.DB, stmts ...string) {
+func run(t testing.TB, db *sql.DB, stmts ...string) {
 	t.Helper()
 	for _, q := range stmts {
 		if _, err := db.Exec(q); err != nil {
