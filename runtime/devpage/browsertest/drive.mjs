@@ -64,10 +64,6 @@ try {
   await page.locator('#progress', { hasText: '1 / 2 warming up' }).waitFor({ timeout: T });
   await shot('dev-call.png');
 
-  step = 'see a skill and its SKILL.md';
-  await page.click('#skills button[data-name="skill://trip-planning/SKILL.md"]');
-  await page.locator('#detail pre', { hasText: 'Ask forecast for the city' }).waitFor({ timeout: T });
-
   step = 'break the YAML, see the error';
   const good = fs.readFileSync(DEV_CONFIG, 'utf8');
   fs.writeFileSync(DEV_CONFIG, good.replace('description: Greets someone', 'descripton: Greets someone'));
@@ -90,6 +86,10 @@ try {
   await page.click('#tools button[data-name="farewell"]');
   await page.click('#call');
   await page.locator('#result pre.text', { hasText: 'Goodbye' }).waitFor({ timeout: T });
+
+  step = 'see a skill and its SKILL.md';
+  await page.click('#skills button[data-name="skill://trip-planning/SKILL.md"]');
+  await page.locator('#detail pre', { hasText: 'Ask forecast for the city' }).waitFor({ timeout: T });
 
   if (external.length) throw new Error('requests to other origins: ' + external.join(', '));
   console.log('ok');
