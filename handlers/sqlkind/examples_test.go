@@ -24,14 +24,8 @@ func buildExample(t *testing.T, name string, env map[string]string) *runtime.Ser
 	t.Helper()
 	src := filepath.Join("..", "..", "examples", name)
 	dir := t.TempDir()
-	for _, f := range []string{"mcpgen.yaml", "seed.sql"} {
-		body, err := os.ReadFile(filepath.Join(src, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), body, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil { // the config, its seed, its skills' files
+		t.Fatal(err)
 	}
 	lookup := func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	srv, ds := runtime.Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: lookup},
