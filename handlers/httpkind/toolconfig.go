@@ -43,7 +43,13 @@ type Config struct {
 	Success []string `yaml:"success,omitempty"`
 	// Errors are rules, tried in order, that turn a response into an error
 	// result with a message of your own. Responses that match no rule and
-	// are not a success become an error summarising the upstream body.
+	// are not a success become an error summarising the upstream body:
+	// its status, its message and, for a JSON body that lists errors by
+	// field (`{"message", "errors": [{"field", "code", "message"}]}`, RFC
+	// 9457 problem details with `errors` or `invalid-params`), each field
+	// with what is wrong with it. A rule whose message fails to render (a
+	// body of another shape) gives that summary instead, and the template's
+	// error goes to the server's log.
 	Errors []*ErrorRule `yaml:"errors,omitempty"`
 	// Result extracts the structured result from the response, e.g.
 	// ${{ response.body.records }}. Expressions see `args` and `response`
