@@ -239,6 +239,9 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	defer cancel()
 	vars := c.Vars()
 	out, err := h.build(vars)
+	if err == nil && h.page != nil && h.page.link != "" && !h.page.follow {
+		out, err = h.linkedRequest(c.Args, out)
+	}
 	if err != nil {
 		return nil, h.fail(err)
 	}

@@ -154,7 +154,7 @@ func (h *handler) respond(vars map[string]any, resp *response) (*handlers.Result
 		return nil, err
 	}
 	if h.page != nil && !h.page.follow {
-		if result, err = h.page.cursor(result, vars); err != nil {
+		if result, err = h.page.cursor(result, vars, resp); err != nil {
 			return nil, err
 		}
 		return h.render(vars, result, nil)

@@ -134,7 +134,15 @@ type Pagination struct {
 	// page) and `page.number`: each page's request is then built again, so
 	// the cursor can sit anywhere, e.g. inside a query-language string:
 	// `jql: "${{ 'id > ' + string(page.cursor ?? 0) }}"`.
-	Next spec.Value `yaml:"next" jsonschema:"required"`
+	Next spec.Value `yaml:"next,omitempty" mcpgen:"exactly_one=next"`
+	// Link reads the next page's URL from the response's `Link` header
+	// (RFC 8288), the link whose relation is the one named here, usually
+	// `next`: `Link: <https://api.example.com/items?page=2>; rel="next"`.
+	// It replaces `next`, and no cursor_param, cursor_field or
+	// cursor_header applies. In cursor mode, nextCursor is that URL and the
+	// tool declares a `cursor` argument: when the model passes it back,
+	// the request goes to that URL (on the backend's host only).
+	Link string `yaml:"link,omitempty" mcpgen:"exactly_one=next"`
 	// CursorParam is the query parameter that carries the cursor to the next
 	// page (follow mode). Without it, `next` is a URL (absolute on the same
 	// host, or relative to the base URL).
