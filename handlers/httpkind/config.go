@@ -144,6 +144,9 @@ type ToolDefaults struct {
 	// first response gives no list of items (one record, not a list) is
 	// answered with that response.
 	Pagination *Pagination `yaml:"pagination,omitempty"`
+	// Revalidate: every tool keeps and revalidates its GET responses, unless
+	// it sets revalidate: false; see the tool's.
+	Revalidate bool `yaml:"revalidate,omitempty"`
 }
 
 // Auth is one way to authenticate; set exactly one field.

@@ -18,13 +18,14 @@ type defaults struct {
 	text       *templates.Template
 	pagination *Pagination // checked again against each tool's body
 	page       *pager
+	revalidate bool
 }
 
 // compileDefaults compiles a backend's tool defaults once, reporting
 // problems at the backend.
 func compileDefaults(env handlers.BuildEnv, d *ToolDefaults) *defaults {
 	out := &defaults{override: d.MethodOverride, query: compileParams(env, "query", d.Query, nil),
-		success: parseStatuses(env, "success", d.Success)}
+		success: parseStatuses(env, "success", d.Success), revalidate: d.Revalidate}
 	for i, r := range d.Errors {
 		out.errors = append(out.errors, compileRule(env, fmt.Sprintf("errors[%d]", i), r))
 	}

@@ -67,6 +67,7 @@ var pagingVars = types.Map{"response": responseType, "page": pageType}
 
 // handler answers the calls of one tool.
 type handler struct {
+	keeper      *keeper // responses kept for revalidation; nil without `revalidate`
 	be          *backend
 	own         bool // be was opened for this handler alone
 	lim         limits
@@ -127,6 +128,10 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 		h.inherit(env, c)
 	}
 	h.checkPageInRequest(env)
+	if c.Revalidate != nil && *c.Revalidate || c.Revalidate == nil && h.be != nil && h.be.defaults != nil &&
+		h.be.defaults.revalidate {
+		h.keeper = newKeeper()
+	}
 	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
 	h.checkAnnotations(env)
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {

@@ -38,6 +38,15 @@ type Config struct {
 	// Idempotent allows retries of a POST or PATCH: set it when the API
 	// deduplicates repeated requests (an idempotency key, an upsert).
 	Idempotent bool `yaml:"idempotent,omitempty"`
+	// Revalidate keeps the last response of each GET request that carried
+	// an ETag or Last-Modified header and asks again with If-None-Match (or
+	// If-Modified-Since): when the API answers 304 Not Modified, the kept
+	// response is the result, as if it had been sent again. Responses are
+	// kept in memory, per request (its URL and headers, credentials
+	// included, so never across callers), up to 256 of them and 16MiB per
+	// tool. A request whose config sets If-None-Match or
+	// If-Modified-Since itself is left alone.
+	Revalidate *bool `yaml:"revalidate,omitempty"`
 	// Success lists the statuses that count as success: codes (200), ranges
 	// (200-299) or classes (2xx). Defaults to 2xx.
 	Success []string `yaml:"success,omitempty"`
