@@ -136,6 +136,9 @@ type ToolDefaults struct {
 	// Result extracts the structured result of every tool that sets none,
 	// e.g. ${{ response.body.data }}.
 	Result spec.Value `yaml:"result,omitempty"`
+	// ResultFields are added to the structured result of every tool (rate
+	// limit headers, say), besides its own; see the tool's.
+	ResultFields map[string]spec.Value `yaml:"result_fields,omitempty"`
 	// Text renders the result of every tool that sets neither result nor
 	// text.
 	Text string `yaml:"text,omitempty"`

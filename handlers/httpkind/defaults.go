@@ -19,6 +19,7 @@ type defaults struct {
 	pagination *Pagination // checked again against each tool's body
 	page       *pager
 	revalidate bool
+	fields     []param
 }
 
 // compileDefaults compiles a backend's tool defaults once, reporting
@@ -32,6 +33,7 @@ func compileDefaults(env handlers.BuildEnv, d *ToolDefaults) *defaults {
 	if !d.Result.IsZero() {
 		out.result = env.Compile("result", &d.Result, responseVars)
 	}
+	out.fields = compileParams(env, "result_fields", d.ResultFields, responseVars)
 	if d.Text != "" {
 		out.text = env.Template("text", d.Text, "response", "result")
 	}
@@ -65,6 +67,11 @@ func (h *handler) inherit(env handlers.BuildEnv, c *Config) {
 		h.success = d.success
 	}
 	h.errors = append(h.errors, d.errors...)
+	for _, f := range d.fields {
+		if _, own := c.ResultFields[f.name]; !own {
+			h.fields = append(h.fields, f)
+		}
+	}
 	if c.Result.IsZero() {
 		h.result = d.result
 		if c.Text == "" {

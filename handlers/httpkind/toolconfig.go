@@ -66,6 +66,14 @@ type Config struct {
 	// Defaults to the JSON body. A result that is not an object is wrapped:
 	// a list as {items: [...]}, anything else as {value: ...}.
 	Result spec.Value `yaml:"result,omitempty"`
+	// ResultFields adds fields to the structured result of every call,
+	// beside the result's own (a list result is {items: [...]} first):
+	// `{rate_limit_remaining: "${{ response.headers['x-ratelimit-remaining'] }}"}`.
+	// They see `response` (the last page's when pages are followed) and
+	// win over the result's fields of the same name; one that yields
+	// nothing is left out. A backend's are added to every tool's, the
+	// tool's own winning by name. A result that is text gets none.
+	ResultFields map[string]spec.Value `yaml:"result_fields,omitempty"`
 	// Text is a template rendering the result as text; it sees `.args`,
 	// `.response` and `.result`. Defaults to the result as indented JSON.
 	Text string `yaml:"text,omitempty"`
