@@ -51,3 +51,27 @@ func TestResultFields(t *testing.T) {
 		})
 	}
 }
+
+// TestComputedBody: a body with a key named by an argument, built with a
+// computed key, merge and fromPairs, is sent as that object.
+func TestComputedBody(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, body, args, want string }{
+		{"computed key and merge", `merge({(args.field): args.value}, args.owner == nil ? nil : {owner: args.owner})`,
+			`{"field": "tier", "value": "gold"}`, `{"tier":"gold"}`},
+		{"merge with an object argument", `merge({(args.field): args.value}, args.owner == nil ? nil : {owner: args.owner})`,
+			`{"field": "tier", "value": "gold", "owner": {"id": 3}}`, `{"owner":{"id":3},"tier":"gold"}`},
+		{"fromPairs", `fromPairs([[args.field, args.value], ['n', 1]])`, `{"field": "tier", "value": "gold"}`, `{"n":1,"tier":"gold"}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := newRecorder(t, jsonReply(200, map[string]any{}))
+			s := build(t, withBackend(srv.URL, "", tool("- {name: field, required: true}\n- {name: value}\n- {name: owner, type: object}",
+				"method: POST\npath: /x\nbody:\n  json: \"${{ "+tt.body+" }}\"")))
+			mustSucceed(t, call(t, s, "t", tt.args))
+			if got := srv.last(t).Body; got != tt.want {
+				t.Errorf("body %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
