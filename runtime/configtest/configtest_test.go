@@ -304,3 +304,23 @@ func TestReports(t *testing.T) {
 		t.Errorf("GitHub annotations:\n got %q\nwant %q", b.String(), want)
 	}
 }
+
+// TestSyntaxErrorInTestFile: a YAML syntax error in a test file is at its
+// line and column, with the hint for what yaml.v3 cannot read in { }.
+func TestSyntaxErrorInTestFile(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": echoConfig, "mcpgen.test.yaml": `tests:
+  - name: a
+    call: hello
+    http:
+      - request: {url: /x?page=2}
+        response: {json: {}}
+`})
+	_, ds := configtest.Load(filepath.Join(dir, "mcpgen.test.yaml"))
+	if len(ds) != 1 {
+		t.Fatalf("diagnostics %v, want one", ds)
+	}
+	want := `mcpgen.test.yaml:5:26: yaml: did not find expected ',' or '}'; inside [ ] or { }, quote a value holding "?" or "[": {url: "/x?page=2"}, {"items[0].id": 7}`
+	if got, _, _ := strings.Cut(strings.TrimPrefix(ds[0].String(), dir+"/"), "\n"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
