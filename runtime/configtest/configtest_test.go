@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -231,6 +232,56 @@ tests:
 	want := regexp.MustCompile(`^an item: .*mcpgen.test.yaml:4:11: tests\[0\]: unrecorded request GET https://api.example.com/items/7\?verbose=false; nearest recorded: GET /items/7\?verbose=true \(the query differs\)$`)
 	if len(got) != 1 || !want.MatchString(got[0]) {
 		t.Errorf("got %q, want one failure matching %s", got, want)
+	}
+}
+
+// TestRecordKeepsHandWritten: --record sends only the cases without
+// hand-written exchanges to the real API; the others replay theirs with
+// the stand-ins of the test file (its URL, its token), as without it.
+func TestRecordKeepsHandWritten(t *testing.T) {
+	var hits atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"name":"real"}`))
+	}))
+	defer api.Close()
+	dir := write(t, map[string]string{"mcpgen.yaml": apiConfig, "mcpgen.test.yaml": `env:
+  API_URL: https://api.example.com
+  API_TOKEN: test-token
+tests:
+  - name: written by hand
+    call: get_item
+    args: {id: "7"}
+    http:
+      - request:
+          url: https://api.example.com/items/7?verbose=true
+          headers: {Authorization: Bearer test-token}
+        response:
+          headers: {Link: '<https://api.example.com/items/8>; rel="next"'}
+          json: {name: keyboard}
+    expect:
+      json: {name: keyboard}
+  - name: recorded
+    call: get_item
+    args: {id: "8"}
+    expect:
+      json: {name: real}
+`})
+	env := func(name string) (string, bool) {
+		switch name {
+		case "API_TOKEN":
+			return "real-token-value", true
+		case "API_URL":
+			return api.URL, true
+		}
+		return "", false
+	}
+	if f := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{Record: true, LookupEnv: env})); len(f) > 0 {
+		t.Fatalf("recording: %v", f)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("the real API got %d requests, want 1 (the case without exchanges)", n)
 	}
 }
 
