@@ -77,7 +77,7 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if err != nil {
 		return nil, err
 	}
-	if inv = stubbed(ctx, inv); inv.missing != nil {
+	if inv = stubbed(ctx, inv, len(h.fixed) > 0); inv.missing != nil {
 		return nil, inv.missing
 	}
 	runCtx, cancel := context.WithTimeout(ctx, h.timeout)

@@ -114,7 +114,9 @@ func TestExpectations(t *testing.T) {
 		`unexpected error: ` + f + `:12:11: tests[2].expect.is_error: want no error, got an error: "validating \"arguments\": validating root: required: missing properties: [\"who\"]"`,
 		`error expected: ` + f + `:17:24: tests[3].expect.is_error: want an error, got no error: "Hello, Ada!"`,
 		`no such tool: ` + f + `:19:11: tests[4].call: no tool "helo" in [hello run]`,
-		`stub unused: ` + f + `:29:13: tests[6].stubs[0]: no command ran that the stub of "git" replaces`,
+		`stub unused: ` + f + `:29:13: tests[6].stubs[0]: no command ran that the stub of "git" replaces; ` +
+			`a stub replaces a command's program, a script's shell, or a command a script runs by a name of letters, ` +
+			`digits and _ (as a shell function: not through exec, command, env or xargs)`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("failures:\n%s", strings.Join(got, "\n"))
@@ -232,6 +234,35 @@ tests:
 	want := regexp.MustCompile(`^an item: .*mcpgen.test.yaml:4:11: tests\[0\]: unrecorded request GET https://api.example.com/items/7\?verbose=false; nearest recorded: GET /items/7\?verbose=true \(the query differs\)$`)
 	if len(got) != 1 || !want.MatchString(got[0]) {
 		t.Errorf("got %q, want one failure matching %s", got, want)
+	}
+}
+
+// TestStubsInAScript: a stub of a command replaces it where a script runs
+// it by name, with its output and exit status; a name that cannot be a
+// shell function's is not replaced, and says why.
+func TestStubsInAScript(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": `version: 1
+tools:
+  - name: log
+    description: The last commit, and whether the tree is clean.
+    handler:
+      kind: shell
+      script: |
+        git log -1 --format=%s
+        if git diff --quiet; then echo clean; else echo "dirty ($?)"; fi
+`, "mcpgen.test.yaml": `tests:
+  - name: stubbed inside the script
+    call: log
+    stubs: [{command: git, stdout: "fix the parser\n", exit_code: 1}]
+    expect:
+      text: {equals: "fix the parser\nfix the parser\ndirty (1)"}
+  - name: a name that is not a function's
+    call: log
+    stubs: [{command: git, stdout: "x\n"}, {command: docker-compose}]
+`})
+	got := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{}))
+	if len(got) != 1 || !strings.Contains(got[0], `tests[1].stubs[1]: no command ran that the stub of "docker-compose" replaces`) {
+		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
 	}
 }
 

@@ -120,7 +120,7 @@ func (s *Suite) runCase(ctx context.Context, i int, c *Case, opts Options, r *Re
 	}
 	http := s.transport(c, opts, s.secrets(c, opts))
 	stubs := newStubs(c.Stubs)
-	ctx = handlers.WithDoubles(ctx, &handlers.Doubles{HTTP: http.wrap, Shell: stubs.match})
+	ctx = handlers.WithDoubles(ctx, &handlers.Doubles{HTTP: http.wrap, Shell: stubs.match, Commands: stubs.commands})
 	out, err := cr.ask(ctx, srv)
 	if err != nil {
 		cr.fail(nil, "", err.Error())
