@@ -64,7 +64,9 @@ var pythons = setOf("python python2 python3 pypy pypy3")
 // programs everyone knows (a program of the config's declares its own in
 // code_options).
 var codeOptions = setOf("-c -e -E --eval --exec -exec -execdir -ok -okdir --command --rsh -ex --init-file " +
-	"--rcfile --to-command --use-compress-program --upload-pack --receive-pack --pager --editor --pre")
+	"--rcfile --to-command --use-compress-program --compress-program --upload-pack --receive-pack --pager " +
+	"--editor --pre --exec-path --entrypoint --unzip-command --checkpoint-action --info-script " +
+	"--new-volume-script --rsync-path --proxy-command")
 
 // execOptions make the rest of find's command line, up to `;` or `+`, a
 // command it runs.

@@ -80,6 +80,8 @@ func TestPlacement(t *testing.T) {
 		{"a free string after python3 -m", "command: [python3, -m, json.tool, '${{ args.s }}']", runs("python3")},
 		{"--eval=VALUE", "command: [node, '--eval=${{ args.s }}']", spliced},
 		{"--upload-pack=VALUE", "command: [git, fetch, '--upload-pack=${{ args.s }}']", spliced},
+		{"a free string as sort's compress program", "command: [sort, --compress-program, '${{ args.s }}']", codeValue("--compress-program")},
+		{"a word as a container's entrypoint", "command: [docker, run, --entrypoint, '${{ args.name }}', img]", codeValue("--entrypoint")},
 		{"a list as an option's value", "command: [kubectl, get, pods, -n, '${{ args.list }}']",
 			"a list would spread over several elements here, and only the first is the value of -n; pass one string (give the argument a type other than array)"},
 		{"a word as sh -c's program", "command: [sh, -c, '${{ args.name }}']", shellText("sh")},
