@@ -183,6 +183,25 @@ type ToolInput interface {
 	ToolInputSchema() map[string]any
 }
 
+// CallerEnv is implemented by the BuildEnv of backends and of handlers.
+// It serves kinds that act for the caller by themselves, beyond the
+// expressions a tool's handler compiles with Compile (which know `auth`
+// already): a backend that compiles expressions over the caller, and a
+// handler that runs them.
+type CallerEnv interface {
+	// AuthType is the type of `auth` (subject, client_id, scopes and the
+	// claims as declared), for Compile's vars.
+	AuthType() types.Type
+	// ActForCaller records that the handler being built acts for its
+	// caller: its tool then refuses calls without one (stdio, HTTP
+	// without auth), its cached results are kept per caller, and
+	// handlers.Call.Auth is set. At a backend, and at a handler, it
+	// reports at field, saying why (what acts for the caller), when no
+	// caller can ever be there: callers do not authenticate, or the
+	// handler is a resource's or a completion's. It returns false then.
+	ActForCaller(field, why string) bool
+}
+
 // InputSchemer is implemented by configs that know their tool's
 // arguments, such as a GraphQL operation's variables. For a tool that
 // declares neither `args` nor `input_schema`, runtime calls InputSchema

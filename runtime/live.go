@@ -84,6 +84,7 @@ func NewLive(first *Server) *Live {
 	caps.Tools = &mcp.ToolCapabilities{ListChanged: true}
 	caps.Prompts = &mcp.PromptCapabilities{ListChanged: true}
 	caps.Resources = &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true}
+	caps.AddExtension(plan.SkillsExtension, skillsSettings())
 	opts := first.serverOptions(caps)
 	opts.SetCacheable = func(ctx context.Context, req mcp.Request, c *mcp.Cacheable) { l.at(ctx).setCacheable(ctx, req, c) }
 	opts.HeaderTool = func(name string) *mcp.Tool { return l.Current().headerTool(name) }
@@ -97,6 +98,7 @@ func NewLive(first *Server) *Live {
 	if first.plan.Tasks != nil {
 		taskwire.Register(l.srv, first.plan.Tasks, first.plan.Logger)
 	}
+	registerSkills(l.srv, l.at)
 	first.live = l
 	l.install(nil, first)
 	return l
@@ -162,6 +164,12 @@ func (s *Server) trimCapabilities(caps *mcp.ServerCapabilities) {
 	}
 	if len(s.plan.Prompts)+len(s.plan.Templates) == 0 {
 		caps.Completions = nil
+	}
+	if len(s.plan.Skills) == 0 && caps.Extensions != nil {
+		delete(caps.Extensions, plan.SkillsExtension)
+		if len(caps.Extensions) == 0 {
+			caps.Extensions = nil
+		}
 	}
 }
 
@@ -260,7 +268,7 @@ func (l *Live) syncResources(prev, s *Server) {
 	old, oldT := map[string][]byte{}, map[string][]byte{}
 	if prev != nil {
 		for _, r := range prev.plan.Resources {
-			old[r.Def.URI] = jsonOf(r.Def)
+			old[r.Def.URI] = append(jsonOf(r.Def), r.Digest...)
 		}
 		for _, r := range prev.plan.Templates {
 			oldT[r.Tmpl.URITemplate] = jsonOf(r.Tmpl)
@@ -275,7 +283,7 @@ func (l *Live) syncResources(prev, s *Server) {
 		return at.read(ctx, r, req)
 	}
 	for _, r := range s.plan.Resources {
-		if b, ok := old[r.Def.URI]; !ok || !slices.Equal(b, jsonOf(r.Def)) {
+		if b, ok := old[r.Def.URI]; !ok || !slices.Equal(b, append(jsonOf(r.Def), r.Digest...)) {
 			l.srv.AddResource(r.Def, read)
 		}
 		delete(old, r.Def.URI)

@@ -53,6 +53,13 @@ func (s *Server) read(ctx context.Context, res *plan.Resource, req *mcp.ReadReso
 	case res.Handler != nil:
 		steps, _ := data["steps"].(map[string]any)
 		err = s.readHandler(ctx, res, args, steps, rc)
+	case res.Skill != "": // a skill's file: the bytes its digest is of
+		var isText bool
+		if rc.MIMEType, isText = content.FileType(res.MimeType, uri, res.Blob); isText {
+			rc.Text = string(res.Blob)
+		} else {
+			rc.Blob = res.Blob
+		}
 	default:
 		rc.Blob = res.Blob
 	}

@@ -57,7 +57,9 @@ func (s *Server) resourceFor(uri string) *plan.Resource {
 // hands over in the request's TokenInfo, on the context of every request;
 // hides from list results the items whose scopes the caller lacks, and
 // refuses requests for them; and writes one audit line per call. Without a
-// caller (stdio, HTTP without auth) nothing is hidden or refused.
+// caller (stdio, HTTP without auth) nothing is hidden or refused. A
+// connection made in-process with a caller on its context (`mcpgen test`
+// cases that give one) is that caller's, as if it had authenticated.
 func (s *Server) callerMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		var c *auth.Caller
@@ -66,6 +68,8 @@ func (s *Server) callerMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if c != nil {
 			ctx = auth.WithCaller(ctx, c)
+		} else {
+			c = auth.CallerFrom(ctx)
 		}
 		kind, name := callTarget(method, req)
 		if kind == "" {

@@ -90,6 +90,9 @@ func (s *Server) MCP() *mcp.Server {
 	if s.plan.Tasks != nil {
 		taskwire.Register(srv, s.plan.Tasks, s.plan.Logger)
 	}
+	if len(s.plan.Skills) > 0 {
+		registerSkills(srv, func(context.Context) *Server { return s })
+	}
 	for _, p := range s.plan.Prompts {
 		srv.AddPrompt(p.Def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return s.getPrompt(ctx, p, req)
@@ -132,6 +135,9 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 		caps.Resources = &mcp.ResourceCapabilities{}
 	}
 	s.addExtensions(caps)
+	if len(s.plan.Skills) > 0 {
+		caps.AddExtension(plan.SkillsExtension, skillsSettings())
+	}
 	s.appCapability(caps)
 	if s.plan.Tasks != nil {
 		caps.Tasks = taskwire.Capabilities()
@@ -333,8 +339,16 @@ func (s *Server) Describe() string {
 		}
 		return fmt.Sprintf("%d %ss", n, w)
 	}
-	return strings.Join([]string{count(len(s.plan.Tools), "tool"), count(len(s.plan.Prompts), "prompt"),
-		count(len(s.plan.Resources), "resource"), count(len(s.plan.Templates), "resource template")}, ", ")
+	files := 0 // skills' files are resources too, counted with their skill
+	for _, k := range s.plan.Skills {
+		files += len(k.Files)
+	}
+	parts := []string{count(len(s.plan.Tools), "tool"), count(len(s.plan.Prompts), "prompt"),
+		count(len(s.plan.Resources)-files, "resource"), count(len(s.plan.Templates), "resource template")}
+	if len(s.plan.Skills) > 0 {
+		parts = append(parts, count(len(s.plan.Skills), "skill"))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ArgTypes returns the JSON Schema type of each top-level argument of a

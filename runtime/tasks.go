@@ -218,10 +218,15 @@ func (ts *taskSession) asking(ctx context.Context, m mcp.Meta, waiting string) m
 }
 
 // ExtraMethods lists the JSON-RPC methods the server serves beyond the
-// go-sdk's own: those of tasks, when a tool runs as a task.
+// go-sdk's own: those of tasks, when a tool runs as a task, and those of
+// skills.
 func (s *Server) ExtraMethods() []string {
-	if s.plan.Tasks == nil {
-		return nil
+	var out []string
+	if s.plan.Tasks != nil {
+		out = append(out, taskwire.Names...)
 	}
-	return taskwire.Names
+	if s.live != nil || len(s.plan.Skills) > 0 { // a reload may bring skills
+		out = append(out, skillMethods...)
+	}
+	return out
 }

@@ -6,7 +6,13 @@
 #   - 0.2.0-alpha.12 --spec-version 2026-07-28 --suite all (40), default mode
 #     and --stateless;
 #   - 0.2.0-alpha.12 tasks extension scenarios (10, one --scenario each, on
-#     the 2026-07-28 wire), default mode and --stateless.
+#     the 2026-07-28 wire), default mode and --stateless;
+#   - 0.2.0-alpha.12 skills extension scenarios (3, sep-2640-skills-*, one
+#     --scenario each, on the 2026-07-28 wire), default mode and --stateless,
+#     where no check may be skipped.
+# A scenario whose checks were all skipped has tested nothing: it fails the
+# run (but for tasks-status-notifications, whose one check the suite itself
+# always skips).
 # The default mode serves clients up to 2025-11-25 with sessions and
 # 2026-07-28 clients sessionless on the same /mcp. Stateless, the scenarios
 # of 2025-11-25 that need a session cannot pass (the README says which and
@@ -83,7 +89,11 @@ start_server() {
   exit 1
 }
 
-# run_suite DIR ARGS...: run the harness; fail on any FAILURE or WARNING check.
+# Scenarios whose every check the suite skips, whatever the server does.
+always_skipped="tasks-status-notifications"
+
+# run_suite DIR ARGS...: run the harness; fail on any FAILURE or WARNING
+# check, and on a scenario whose checks were all skipped.
 run_suite() {
   local dir=$1
   shift
@@ -96,6 +106,32 @@ run_suite() {
     grep -h -B3 '"status": "\(FAILURE\|WARNING\)"' $bad | grep '"id"' >&2 || true
     status=1
   fi
+  local f scenario
+  for f in "$dir"/*/checks.json; do
+    [[ -f $f ]] || continue
+    scenario=$(basename "$(dirname "$f")" | sed 's/^server-\(.*\)-[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T.*$/\1/')
+    if ! grep -q '"status": "SUCCESS"' "$f" && grep -q '"status": "SKIPPED"' "$f" &&
+      [[ " $always_skipped " != *" $scenario "* ]]; then
+      echo "$scenario: every check was skipped, so nothing was tested" >&2
+      status=1
+    fi
+  done
+  return $status
+}
+
+# run_skills DIR URL: the skills extension scenarios, one at a time; none
+# of their checks may be skipped.
+run_skills() {
+  local dir=$1 url=$2 status=0
+  run_each "$dir" "$url" $skills_scenarios || status=1
+  if grep -l '"status": "SKIPPED"' "$dir"/*/checks.json >/dev/null 2>&1; then
+    echo "skills checks SKIPPED:" >&2
+    grep -h -B3 '"status": "SKIPPED"' "$dir"/*/checks.json | grep '"id"' >&2 || true
+    status=1
+  fi
+  local n
+  n=$(cat "$dir"/*/checks.json 2>/dev/null | grep -c '"status": "SUCCESS"' || true)
+  echo "$(basename "$dir"): $n checks passed, 0 skipped"
   return $status
 }
 
@@ -131,17 +167,24 @@ expect() {
   echo "$(basename "$1"): $got/$2 scenarios, every check passed"
 }
 
-# run_tasks DIR URL: the tasks extension scenarios (io.modelcontextprotocol/tasks),
-# which --suite all leaves out, one at a time.
-run_tasks() {
+# run_each DIR URL SCENARIO...: run each scenario alone (the extensions'
+# scenarios, which --suite all leaves out).
+run_each() {
   local dir=$1 url=$2 status=0 s
-  for s in $tasks_scenarios; do
+  shift 2
+  for s in "$@"; do
     echo "   $s"
     run_suite "$dir" --url "$url" --scenario "$s" || status=1
   done
   return $status
 }
+
+# run_tasks DIR URL: the tasks extension scenarios (io.modelcontextprotocol/tasks).
+run_tasks() {
+  run_each "$1" "$2" $tasks_scenarios
+}
 tasks_scenarios=$("$node" "$harness_alpha" list --server | sed -n 's/^ *- \(tasks-[a-z-]*\) \[extension\]$/\1/p')
+skills_scenarios=$("$node" "$harness_alpha" list --server | sed -n 's/^ *- \(sep-2640-skills-[a-z-]*\) \[extension\]$/\1/p')
 
 failed=0
 port=$(free_port)
@@ -159,6 +202,8 @@ echo "-- $alpha_version --spec-version 2026-07-28 --suite all"
   expect "$out/default-2026-07-28" 40; } || failed=1
 echo "-- $alpha_version tasks extension scenarios"
 { run_tasks "$out/default-tasks" "$url" && expect "$out/default-tasks" 10; } || failed=1
+echo "-- $alpha_version skills extension scenarios"
+{ run_skills "$out/default-skills" "$url" && expect "$out/default-skills" 3; } || failed=1
 stop_server
 
 port=$(free_port)
@@ -169,6 +214,8 @@ echo "-- $alpha_version --spec-version 2026-07-28 --suite all"
   expect "$out/stateless-2026-07-28" 40; } || failed=1
 echo "-- $alpha_version tasks extension scenarios"
 { run_tasks "$out/stateless-tasks" "http://localhost:$port/mcp" && expect "$out/stateless-tasks" 10; } || failed=1
+echo "-- $alpha_version skills extension scenarios"
+{ run_skills "$out/stateless-skills" "http://localhost:$port/mcp" && expect "$out/stateless-skills" 3; } || failed=1
 stop_server
 
 if [[ $failed != 0 ]]; then

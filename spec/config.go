@@ -25,6 +25,9 @@ type Config struct {
 	ResourceTemplates []*ResourceTemplate `yaml:"resource_templates,omitempty"`
 	// Prompts are message templates a user picks, often as slash commands.
 	Prompts []*Prompt `yaml:"prompts,omitempty"`
+	// Skills are instructions for the model on how to do a task with the
+	// tools, served by the MCP skills extension.
+	Skills []*Skill `yaml:"skills,omitempty"`
 	// Toolsets are named subsets of the tools, served with `mcpgen serve
 	// --toolset NAME`: clients handle a few dozen tools well, so a large
 	// config is served as several smaller servers.

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
+	"gopkg.in/yaml.v3"
 )
 
 // argFlags collects repeated --arg name=value flags.
@@ -23,6 +26,7 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 	fs.Var(&argv, "arg", "an argument as name=value; the value is JSON when the argument is not a string (repeatable)")
 	rawJSON := fs.String("json", "", "all arguments as one JSON object")
 	dryRun := fs.Bool("dry-run", false, "print what the call would send (an HTTP request, secrets masked) and send nothing")
+	skipEnv := fs.Bool("skip-env", false, "leave unset environment variables empty, even those the tool uses")
 	pos, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -31,7 +35,7 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "call", "need a config file and a tool name")
 	}
 	files, name := pos[:len(pos)-1], pos[len(pos)-1]
-	srv := compileOrReport(files, runtime.BuildOptions{Registry: builtin.Registry()}, std.err)
+	srv := compileForCall(files, name, *skipEnv, std.err)
 	if srv == nil {
 		return exitError
 	}
@@ -59,6 +63,119 @@ func runCall(ctx context.Context, args []string, std stdio) int {
 		return exitError
 	}
 	return exitOK
+}
+
+// compileForCall compiles files to call the tool name, writing the
+// diagnostics that matter to w. A variable that is not set stops the call
+// only where the call needs it: in the tool, in a backend it names (its
+// handler's, its call steps'), or in the server's own settings. Variables
+// of other tools and backends are left empty, as validate --skip-env
+// leaves them; with skipEnv, every variable is.
+func compileForCall(files []string, name string, skipEnv bool, w io.Writer) *runtime.Server {
+	bo := runtime.BuildOptions{Registry: builtin.Registry()}
+	if !skipEnv {
+		srv, ds := compile(files, load.Options{}, bo)
+		if srv != nil {
+			report(w, srv, ds)
+			return srv
+		}
+		needs := toolNeeds(files, name)
+		var stops load.Diagnostics
+		for _, d := range ds {
+			if d.Severity == load.Error && (!unsetVariable(d) || needs(d)) {
+				stops = append(stops, d)
+			}
+		}
+		if len(stops) > 0 {
+			report(w, nil, stops)
+			return nil
+		}
+	}
+	srv, ds := compile(files, load.Options{SkipEnv: true}, bo)
+	report(w, srv, ds)
+	return srv
+}
+
+// report writes diagnostics, and a summary when the config did not build.
+func report(w io.Writer, srv *runtime.Server, ds load.Diagnostics) {
+	for _, d := range ds {
+		fmt.Fprintln(w, d)
+	}
+	if srv == nil {
+		fmt.Fprintln(w, ds.Summary())
+	}
+}
+
+// unsetVariable reports whether d is about a variable that is not set
+// (${NAME} or env.NAME).
+func unsetVariable(d load.Diagnostic) bool {
+	return strings.Contains(d.Message, "} is not set")
+}
+
+// toolNeeds returns whether a diagnostic lies where calling the tool name
+// needs the config: the tool's entry, a backend named inside it, or
+// anything but the entries of tools, prompts, resources, resource
+// templates and backends.
+func toolNeeds(files []string, name string) func(load.Diagnostic) bool {
+	loaded, _ := load.Files(files, load.Options{SkipEnv: true})
+	prefixes := map[string][]string{} // by file
+	for _, f := range loaded {
+		tools := f.Node("tools")
+		if tools == nil || tools.Kind != yaml.SequenceNode {
+			continue
+		}
+		for i, t := range tools.Content {
+			if n := load.Resolve(t); n.Kind != yaml.MappingNode || scalarAt(n, "name") != name {
+				continue
+			}
+			prefixes[f.Path] = append(prefixes[f.Path], fmt.Sprintf("tools[%d]", i))
+			for _, b := range backendsNamed(t) {
+				for _, g := range loaded { // a backend may be declared in another file
+					prefixes[g.Path] = append(prefixes[g.Path], "backends."+b)
+				}
+			}
+		}
+	}
+	under := func(path, prefix string) bool {
+		return path == prefix || strings.HasPrefix(path, prefix+".") || strings.HasPrefix(path, prefix+"[")
+	}
+	return func(d load.Diagnostic) bool {
+		for _, p := range prefixes[d.File] {
+			if under(d.Path, p) {
+				return true
+			}
+		}
+		for _, other := range []string{"tools", "prompts", "resources", "resource_templates", "backends"} {
+			if under(d.Path, other) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// scalarAt is the value of the scalar under key in mapping n, or "".
+func scalarAt(n *yaml.Node, key string) string {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return load.Resolve(n.Content[i+1]).Value
+		}
+	}
+	return ""
+}
+
+// backendsNamed lists the values of every `backend:` key under n.
+func backendsNamed(n *yaml.Node) []string {
+	n = load.Resolve(n)
+	var names []string
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 && c.Value == "backend" && i+1 < len(n.Content) {
+			names = append(names, load.Resolve(n.Content[i+1]).Value)
+			continue
+		}
+		names = append(names, backendsNamed(c)...)
+	}
+	return names
 }
 
 // callArgs builds the JSON arguments from --json and --arg flags. A value is

@@ -19,6 +19,7 @@ func TestExampleTests(t *testing.T) {
 	}
 	if dsn := os.Getenv("MCPGEN_TEST_POSTGRES_DSN"); dsn != "" {
 		t.Setenv("SHOP_DSN", dsn+"&search_path=mcpgen_example_shop")
+		t.Setenv("HELPDESK_DSN", dsn) // its tests load schema.sql: schema helpdesk
 	}
 	var out, errw bytes.Buffer
 	if code := run(context.Background(), []string{"test", "../../examples/..."}, nil, &out, &errw); code != exitOK {

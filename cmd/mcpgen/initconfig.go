@@ -91,7 +91,37 @@ server:
 	if st.sql != nil {
 		fmt.Fprintf(&b, sqlTool, tablesQuery[st.sql.driver])
 	}
+	st.writeSkill(&b)
 	return b.String()
+}
+
+// writeSkill writes a skill using the tools written, commented out.
+func (st *starter) writeSkill(b *strings.Builder) {
+	var tools []string
+	for _, t := range []struct {
+		on   bool
+		name string
+	}{{st.shell, "list_files"}, {st.http != "", "api_status"}, {st.sql != nil, "list_tables"}} {
+		if t.on {
+			tools = append(tools, t.name)
+		}
+	}
+	if len(tools) == 0 {
+		return
+	}
+	fmt.Fprintf(b, `
+# Skills teach the model how to do a task with these tools, step by step:
+# clients find them with the MCP skills extension and read the steps at
+# skill://NAME/SKILL.md. Remove the # signs to serve this one; longer
+# steps go in a Markdown file (instructions_file), extra files in files.
+# skills:
+#   - name: getting-started
+#     description: How to begin a task with the tools of %s.
+#     instructions: |
+#       1. Call %s first, to see what there is.
+#       2. Say what you found before you change anything.
+#     tools: [%s]
+`, st.name, tools[0], strings.Join(tools, ", "))
 }
 
 func (st *starter) writeBackends(b *strings.Builder) {

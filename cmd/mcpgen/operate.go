@@ -20,9 +20,19 @@ func newLogger(w io.Writer, format string, level slog.Level) (*slog.Logger, bool
 	case "text":
 		return slog.New(slog.NewTextHandler(w, opts)), true
 	case "json":
+		opts.ReplaceAttr = durationText
 		return slog.New(slog.NewJSONHandler(w, opts)), true
 	}
 	return nil, false
+}
+
+// durationText writes a duration as text ("3.2ms"), as the text format
+// and the README do, where JSON would have integer nanoseconds.
+func durationText(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		a.Value = slog.StringValue(a.Value.Duration().String())
+	}
+	return a
 }
 
 // startTracing turns tracing on when the OpenTelemetry environment asks

@@ -12,6 +12,9 @@ import (
 	"testing"
 )
 
+// goDuration matches a duration as time.Duration.String writes it.
+var goDuration = regexp.MustCompile(`^([0-9.]+(ns|µs|ms|s|m|h))+$`)
+
 // TestServeStdioLogsAndMetrics: over stdio, --log-format json writes one
 // JSON object a line on stderr, with one line per tool call, while stdout
 // carries only the protocol; --metrics-addr serves /metrics and /readyz on
@@ -41,6 +44,10 @@ func TestServeStdioLogsAndMetrics(t *testing.T) {
 		}
 		if m["msg"] == "call" && (m["tool"] != "hello" || m["outcome"] != "ok" || m["subject"] != "-") {
 			t.Errorf("call line: %v", m)
+		}
+		// as the README shows it: "duration=3.2ms", a Go duration, not integer nanoseconds
+		if d, ok := m["duration"].(string); m["msg"] == "call" && (!ok || !goDuration.MatchString(d)) {
+			t.Errorf("call line's duration %#v, want a duration such as \"3.2ms\"", m["duration"])
 		}
 	}
 	for path, want := range map[string]string{"/metrics": `mcpgen_tool_calls_total{outcome="ok",tool="hello"} 1`, "/readyz": `"ready":true`} {

@@ -289,11 +289,14 @@ func TestPackFilesByServesRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for name, body := range map[string]string{"docs/guide.md": "# guide", "mcpgen.yaml": `version: 1
+	for name, body := range map[string]string{"docs/guide.md": "# guide", "skills/steps.md": "Read the guide.",
+		"skills/refs/terms.md": "# terms", "mcpgen.yaml": `version: 1
 server: {name: files}
 resources:
   - {uri: "docs://guide", name: guide, file: docs/guide.md}
   - {uri: "docs://linked", name: linked, template_file: linked.tmpl}
+skills:
+  - {name: reading, description: Read it., root: skills, instructions_file: steps.md, files: [refs/terms.md], resources: ["docs://guide"]}
 `} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -317,5 +320,10 @@ resources:
 	_, _, names := unzip(t, bundle)
 	if !slices.Contains(names, "config/docs/guide.md") || slices.Contains(names, "config/linked.tmpl") {
 		t.Errorf("bundle entries %q: want config/docs/guide.md and not config/linked.tmpl", names)
+	}
+	for _, want := range []string{"config/skills/steps.md", "config/skills/refs/terms.md"} { // a skill's files
+		if !slices.Contains(names, want) {
+			t.Errorf("bundle entries %q: want %s", names, want)
+		}
 	}
 }

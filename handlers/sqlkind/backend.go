@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/expr-lang/expr/types"
 	"github.com/go-sql-driver/mysql"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -60,6 +61,15 @@ type BackendConfig struct {
 	// Format is the text format of every tool of this backend that sets
 	// none: table, csv or json.
 	Format string `yaml:"format,omitempty" jsonschema:"enum=table,enum=csv,enum=json"`
+	// Session makes the database see the caller of every call of this
+	// backend's tools: a role to assume (PostgreSQL) and settings to set
+	// (PostgreSQL custom settings, MySQL/MariaDB user variables), from
+	// `auth`, type-checked when the config loads. It is set inside the
+	// call's transaction on PostgreSQL (gone at its end) and reset after
+	// the call on MySQL and MariaDB. Not for SQLite, which has neither:
+	// bind the caller into the query there. Its tools refuse calls
+	// without an authenticated caller; a tool's own `session` replaces it.
+	Session *Session `yaml:"session,omitempty"`
 }
 
 // Database is what sql tools need from a backend: a pool and the driver
@@ -85,6 +95,8 @@ type DB struct {
 	server  serverState   // what handlers learn about the server
 	notices *noticeRouter // postgres only: notices go to the calls
 	tools   toolDefaults  // what its tools inherit
+	// identity is the session its tools set from their caller; nil for none.
+	identity *identity
 }
 
 // toolDefaults are a backend's settings for the tools that set none.
@@ -118,8 +130,36 @@ func (c *BackendConfig) Open(env handlers.BuildEnv) any {
 		env.Diag("dsn", env.Redact(err.Error()))
 		return nil
 	}
-	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d), notices: notices,
+	id, ok := c.session(env, d)
+	if !ok {
+		_ = db.Close()
+		if ro != nil {
+			_ = ro.Close()
+		}
+		return nil
+	}
+	return &DB{dialect: d, db: db, ro: ro, init: c.initScript(env, d), notices: notices, identity: id,
 		tools: toolDefaults{maxRows: c.MaxRows, timeout: time.Duration(c.Timeout), format: c.Format}}
+}
+
+// session compiles the backend's session over the caller (`auth`).
+func (c *BackendConfig) session(env handlers.BuildEnv, d *dialect) (*identity, bool) {
+	if c.Session == nil {
+		return nil, true
+	}
+	ce, ok := env.(handlers.CallerEnv)
+	if !ok {
+		env.Diag("session", "this server cannot say who calls")
+		return nil, false
+	}
+	id := compileSession(env, "session", c.Session, d, types.Map{"auth": ce.AuthType()})
+	if id == nil {
+		return nil, false
+	}
+	if id.usesCaller && !ce.ActForCaller("session", "the session is set from the caller") {
+		return nil, false
+	}
+	return id, true
 }
 
 // openPools opens the pool, and a second one whose connections refuse

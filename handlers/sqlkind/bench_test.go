@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,4 +65,31 @@ tools:
 	b.ReportMetric(float64(tool.Nanoseconds())/float64(b.N), "tool-ns/op")
 	b.ReportMetric(float64(direct.Nanoseconds())/float64(b.N), "direct-ns/op")
 	b.ReportMetric(float64(tool)/float64(direct), "x-direct")
+}
+
+// BenchmarkSessionPostgres reports what a session costs a call on
+// PostgreSQL: a one-row tool of a backend with a role and two settings,
+// against the same tool of the same database without them, alternating.
+func BenchmarkSessionPostgres(b *testing.B) {
+	d := postgresSession(b)
+	with := handlertest.Build(b, unchecked(), d.config, nil)
+	_, rest, _ := strings.Cut(d.config, "    session:\n")
+	_, tools, _ := strings.Cut(rest, "tools:\n")
+	head, _, _ := strings.Cut(d.config, "    session:\n")
+	without := handlertest.Build(b, unchecked(), head+"tools:\n"+tools, nil)
+	ctx := caller("u-a", map[string]any{"tenant": "a", "role": d.role})
+	var on, off time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if res, err := with.CallTool(ctx, "echo", nil, nil); err != nil || res.IsError {
+			b.Fatal(err, runtime.ResultText(res))
+		}
+		t1 := time.Now()
+		if res, err := without.CallTool(ctx, "echo", nil, nil); err != nil || res.IsError {
+			b.Fatal(err, runtime.ResultText(res))
+		}
+		on, off = on+t1.Sub(t0), off+time.Since(t1)
+	}
+	b.ReportMetric(float64(on.Nanoseconds())/float64(b.N), "session-ns/op")
+	b.ReportMetric(float64(off.Nanoseconds())/float64(b.N), "none-ns/op")
 }

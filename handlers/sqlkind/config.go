@@ -70,6 +70,10 @@ type Config struct {
 	// values. Columns the driver reports as JSON (postgres json and jsonb,
 	// MySQL JSON) need not be listed; MariaDB stores JSON as text.
 	JSONColumns []string `yaml:"json_columns,omitempty"`
+	// Session makes the database see this tool's caller (a role, settings
+	// from auth.*), in place of the backend's session. See the backend's
+	// `session`.
+	Session *Session `yaml:"session,omitempty"`
 
 	// unchecked skips the read-only statement check, for tests proving that
 	// the database refuses writes on its own.
@@ -112,6 +116,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	c.checkShape(env)
 	c.statements(env, h)
 	c.params(env, h)
+	c.session(env, h, db)
 	if env.Failed() {
 		return nil
 	}
@@ -120,6 +125,29 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 		h.stmts[i] = &preparedStmt{}
 	}
 	return h
+}
+
+// session compiles the handler's own session, or takes its backend's;
+// either way a tool acting for its caller needs one.
+func (c *Config) session(env handlers.BuildEnv, h *handler, db Database) {
+	if c.Session != nil {
+		h.identity = compileSession(env, "session", c.Session, h.dialect, nil)
+		return
+	}
+	d, ok := db.(*DB)
+	if !ok || d.identity == nil {
+		return
+	}
+	h.identity = d.identity
+	if !d.identity.usesCaller {
+		return
+	}
+	ce, ok := env.(handlers.CallerEnv)
+	if !ok {
+		env.Diag("backend", "the backend sets its session from the caller, and this handler cannot have one")
+		return
+	}
+	ce.ActForCaller("backend", "the backend sets the database session from the caller")
 }
 
 // checkShape reports settings that contradict each other.

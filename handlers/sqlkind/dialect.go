@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,6 +57,8 @@ type session struct {
 	timeout  time.Duration
 	server   *serverState
 	id       uint64 // MySQL: the connection's id, for KILL QUERY
+	// who is the caller's role and settings for this call; nil for none.
+	who *callIdentity
 }
 
 // serverState is what a backend learns about its server, shared by its
@@ -75,7 +78,7 @@ var (
 		readsAlone: true, syntax: syntax{backtick: true, brackets: true}}
 	postgresDialect = &dialect{name: "postgres", arrays: true, begin: beginPostgres, end: endPostgres,
 		syntax: syntax{dollarQuotes: true, numbered: true}}
-	mysqlDialect = &dialect{name: "mysql", begin: beginMySQL, end: func(*session) {}, cancel: killQuery,
+	mysqlDialect = &dialect{name: "mysql", begin: beginMySQL, end: endMySQL, cancel: killQuery,
 		syntax: syntax{backslash: true, doubleString: true, backtick: true, hashComment: true, mysqlComments: true}}
 )
 
@@ -119,18 +122,32 @@ func endSQLite(s *session) {
 }
 
 // beginPostgres starts a READ ONLY transaction when asked, with the
-// statement timeout also set on the server.
+// statement timeout also set on the server, and the caller's role and
+// settings: SET LOCAL and set_config(…, true) last only as long as the
+// transaction, so nothing of a caller outlives the call on a pooled
+// connection, however the call ends.
 func beginPostgres(ctx context.Context, s *session) (*sql.Tx, error) {
 	tx, err := s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly})
 	if err != nil {
 		return nil, err
 	}
+	var local []string
 	if s.timeout > 0 {
-		q := fmt.Sprintf("SET LOCAL statement_timeout = %d", max(s.timeout.Milliseconds(), 1))
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		local = append(local, fmt.Sprintf("SET LOCAL statement_timeout = %d", max(s.timeout.Milliseconds(), 1)))
+	}
+	if r := s.who.roleStatement(); r != "" {
+		local = append(local, r)
+	}
+	if len(local) > 0 {
+		// no values: one message, the simple protocol
+		if _, err := tx.ExecContext(ctx, strings.Join(local, "; ")); err != nil {
 			_ = tx.Rollback()
 			return nil, err
 		}
+	}
+	if err := s.who.set(ctx, tx); err != nil {
+		_ = tx.Rollback()
+		return nil, err
 	}
 	return tx, nil
 }

@@ -13,7 +13,7 @@ import (
 
 func quoteDouble(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-func open(t *testing.T, driver, dsn string) *sql.DB {
+func open(t testing.TB, driver, dsn string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open(driver, dsn)
 	if err != nil {

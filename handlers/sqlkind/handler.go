@@ -36,6 +36,7 @@ type handler struct {
 	format   string
 	oneRow   bool
 	jsonCols []string
+	identity *identity // the session set from the caller; nil for none
 	// server is what the backend learned about its server, shared by its
 	// handlers.
 	server *serverState
@@ -95,14 +96,19 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 // execute binds the call's parameters and runs the statements within the
 // handler's timeout; a failure is explained for the model.
 func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult, error) {
-	args, err := h.bind(c.Vars())
+	vars := c.Vars()
+	args, err := h.bind(vars)
+	if err != nil {
+		return nil, err
+	}
+	who, err := h.identity.eval(vars, h.dialect)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	ctx, op := observe.Backend(ctx, observe.KindSQL)
-	results, err := h.run(ctx, c.Notify, args)
+	results, err := h.run(ctx, c.Notify, args, who)
 	if err != nil {
 		err = h.explain(ctx, err)
 	}
@@ -188,12 +194,12 @@ func (h *handler) bind(vars map[string]any) ([]any, error) {
 
 // run executes the steps on one connection, in one transaction; what the
 // database says meanwhile (notices, and what each statement did) goes to n.
-func (h *handler) run(ctx context.Context, n handlers.Notifier, args []any) ([]*stepResult, error) {
+func (h *handler) run(ctx context.Context, n handlers.Notifier, args []any, who *callIdentity) ([]*stepResult, error) {
 	pool, enforced, err := h.db.Pool(ctx, h.readOnly)
 	if err != nil {
 		return nil, err
 	}
-	if enforced && h.dialect.readsAlone && len(h.steps) == 1 && !h.steps[0].exec {
+	if enforced && h.dialect.readsAlone && who == nil && len(h.steps) == 1 && !h.steps[0].exec {
 		return h.runAlone(ctx, n, pool, args)
 	}
 	// Prepare before taking the call's connection: the pool may have only
@@ -210,7 +216,7 @@ func (h *handler) run(ctx context.Context, n handlers.Notifier, args []any) ([]*
 	}
 	defer conn.Close()
 	defer h.notices.attach(ctx, conn, n)() // detached before conn is released
-	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server}
+	s := &session{pool: pool, conn: conn, readOnly: h.readOnly, enforced: enforced, timeout: h.timeout, server: h.server, who: who}
 	defer h.dialect.end(s)
 	opCtx, stop := h.watch(ctx, s)
 	tx, err := h.dialect.begin(opCtx, s)

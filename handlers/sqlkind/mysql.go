@@ -34,8 +34,33 @@ func beginMySQL(ctx context.Context, s *session) (*sql.Tx, error) {
 		return nil, err
 	}
 	s.id = id
-	return s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly}) // see session.readOnly
+	tx, err := s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly}) // see session.readOnly
+	if err != nil {
+		return nil, err
+	}
+	if err := s.who.set(ctx, tx); err != nil {
+		_ = tx.Rollback()
+		return nil, err
+	}
+	return tx, nil
 }
+
+// endMySQL sets the caller's user variables to NULL before the connection
+// goes back to the pool, whatever way the call ended; a connection where
+// that fails is discarded rather than handed to another caller.
+func endMySQL(s *session) {
+	if s.who == nil || s.who.id.resetSQL == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), resetTimeout)
+	defer cancel()
+	if _, err := s.conn.ExecContext(ctx, s.who.id.resetSQL); err != nil {
+		_ = s.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+}
+
+// resetTimeout bounds the reset of a connection's user variables.
+const resetTimeout = 5 * time.Second
 
 // connID returns the server's id of conn, asked once per connection.
 func (st *serverState) connID(ctx context.Context, conn *sql.Conn) (uint64, error) {

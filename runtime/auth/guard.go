@@ -112,6 +112,16 @@ func (g *Guard) oauth(ctx context.Context, cfg *spec.Auth, client *http.Client) 
 	}
 }
 
+// Implied returns scopes with the scopes they imply (`implies`) added,
+// as the scopes of a caller this guard admits are; for callers made
+// without a credential, such as a test's.
+func (g *Guard) Implied(scopes []string) []string {
+	if g == nil {
+		return scopes
+	}
+	return g.implies.expand(scopes)
+}
+
 // CountsClients reports whether the guard limits what one client address
 // can cause (it checks opaque tokens with the provider), and so wants
 // WithClient on a request's context.

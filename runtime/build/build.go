@@ -146,6 +146,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 		b.resources(f)
 		b.prompts(f)
 	}
+	b.skills(files)
 	b.checkAppRefs()
 	b.checkOffers()
 	b.statelessKey(files)
@@ -354,7 +355,7 @@ func (b *builder) openBackends(f *load.File) {
 			continue
 		}
 		cfg := kind.NewBackend()
-		env := &buildEnv{b: b, f: f, path: path}
+		env := &buildEnv{b: b, f: f, path: path, shared: true}
 		if !f.DecodeHandler(path, h.Body, cfg, &b.ds) {
 			b.backends[name] = broken
 			continue
@@ -475,6 +476,7 @@ type buildEnv struct {
 	// input is the tool's input schema; nil for a resource's handler
 	input  map[string]any
 	failed bool // an error was reported
+	shared bool // the env of a `backends:` entry
 	// partial is set when some settings did not decode: what the handler
 	// reports about settings that are not written (a required field) may
 	// be the misspelt one, and is left out.

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/expr-lang/expr/types"
+	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/runtime/identity"
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -57,3 +59,31 @@ func (b *builder) readsAuth(f *load.File, path string, v *eval.Value) {
 			"configure server.http.auth; over stdio nobody authenticates")
 	}
 }
+
+// AuthType implements handlers.CallerEnv: the type of `auth`.
+func (e *buildEnv) AuthType() types.Type { return e.b.identity.Type }
+
+// ActForCaller implements handlers.CallerEnv. A tool's handler that acts
+// for its caller makes the tool need one, as reading `auth` does; a
+// resource's or a completion's handler has no caller to act for.
+func (e *buildEnv) ActForCaller(field, why string) bool {
+	path := load.JoinPath(e.path, field)
+	if !e.shared {
+		if _, ok := e.extra[plan.AuthName]; !ok {
+			e.failed = true
+			e.b.diag(e.f, load.Error, path, why+", and this handler has no caller: only tools act for one",
+				"read it through a tool, or give this handler a backend without a caller's session")
+			return false
+		}
+		e.b.usesAuth = true
+	}
+	if !e.b.identity.Configured && !e.b.identity.Given {
+		e.failed = true
+		e.b.diag(e.f, load.Error, path, why+", and server.http.auth is not configured",
+			"configure server.http.auth; over stdio nobody authenticates")
+		return false
+	}
+	return true
+}
+
+var _ handlers.CallerEnv = (*buildEnv)(nil)

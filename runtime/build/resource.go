@@ -174,8 +174,14 @@ func (b *builder) source(f *load.File, path string, res *plan.Resource, src *spe
 // root), so that validate refuses what serve would, and reports the file
 // to Options.Referenced (pack bundles it).
 func (b *builder) fileInRoot(f *load.File, path, dir, name string) {
+	b.fileIn(f, path, "resource", dir, name, "the file is read when a client reads the resource: ")
+}
+
+// fileIn is fileInRoot for the root of what (a resource, a skill); when
+// says when the file is read, for the hint.
+func (b *builder) fileIn(f *load.File, path, what, dir, name, when string) {
 	if !filepath.IsLocal(name) {
-		b.errorf(f, path, "%q is outside the resource's root %s", name, dir)
+		b.errorf(f, path, "%q is outside the %s's root %s", name, what, dir)
 		return
 	}
 	root, err := os.OpenRoot(dir)
@@ -188,10 +194,10 @@ func (b *builder) fileInRoot(f *load.File, path, dir, name string) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		b.diag(f, load.Error, path, fmt.Sprintf("%q does not exist in %s", name, dir),
-			"the file is read when a client reads the resource: create it, or fix the name (or root)")
+			when+"create it, or fix the name (or root)")
 	case err != nil:
-		b.diag(f, load.Error, path, fmt.Sprintf("%q leads outside the resource's root %s", name, dir),
-			"a symbolic link to a file outside root is refused when the resource is read; copy the file in, or set root to where it is")
+		b.diag(f, load.Error, path, fmt.Sprintf("%q leads outside the %s's root %s", name, what, dir),
+			"a symbolic link to a file outside root is refused; copy the file in, or set root to where it is")
 	case !st.Mode().IsRegular():
 		b.errorf(f, path, "%q is not a regular file", name)
 	case b.opts.Referenced != nil:

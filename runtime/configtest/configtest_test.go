@@ -406,3 +406,77 @@ func TestSyntaxErrorInTestFile(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestCaller: a case may say who calls; its tools' `auth`, scope checks
+// and a SQL session then see that caller, its scopes with those they
+// imply; without one, a tool acting for its caller refuses the call.
+func TestCaller(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": `version: 1
+server:
+  http:
+    auth:
+      api_keys: [{name: t, key: test-key-0123456789}]
+      implies: {admin: [notes:write]}
+      claims: {team: string, level: integer}
+tools:
+  - name: whoami
+    description: Says who calls.
+    args:
+      - {name: who, from: auth.subject, required: true}
+      - {name: team, from: auth.claims.team}
+      - {name: level, type: integer, from: auth.claims.level}
+      - {name: scopes, type: array, from: auth.scopes}
+    content:
+      - text: "{{ .args.who }} of {{ .args.team }} ({{ .args.level }}): {{ .args.scopes }}"
+  - name: write_note
+    description: Needs notes:write.
+    scopes: [notes:write]
+    content: [{text: written}]
+`, "mcpgen.test.yaml": `tests:
+  - name: as ada
+    call: whoami
+    caller: {subject: ada, scopes: [admin], claims: {team: core, level: 3}}
+    expect: {text: {equals: "ada of core (3): [admin notes:write]"}}
+  - name: implied scope
+    call: write_note
+    caller: {subject: ada, scopes: [admin]}
+    expect: {text: {equals: written}}
+  - name: scope lacking
+    call: write_note
+    caller: {subject: bob, scopes: [notes:read]}
+    expect: {is_error: true, text: {contains: "needs the scope(s) notes:write"}}
+  - name: nobody
+    call: whoami
+    expect: {is_error: true, text: {contains: "acts for the authenticated caller, and the request has none"}}
+`})
+	if got := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{})); len(got) > 0 {
+		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestSeedFiles: seed_files runs an SQL file beside the test file before
+// each case, ahead of seed; a file that cannot be read fails the case
+// where it is named.
+func TestSeedFiles(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": `version: 1
+backends: {db: {kind: sql, driver: sqlite, dsn: ":memory:"}}
+tools:
+  - {name: names, description: d, handler: {backend: db, query: "SELECT name FROM t ORDER BY name", format: csv}}
+`, "schema.sql": "CREATE TABLE t (name TEXT); INSERT INTO t VALUES ('ada');",
+		"mcpgen.test.yaml": `seed_files: {db: schema.sql}
+seed: {db: "INSERT INTO t VALUES ('bob')"}
+tests:
+  - {name: seeded, call: names, expect: {text: {equals: "name\nada\nbob\n(2 rows)"}}}
+`, "missing.test.yaml": `config: [mcpgen.yaml]
+seed_files: {db: nope.sql}
+tests:
+  - {name: seeded, call: names, expect: {text: {contains: ada}}}
+`})
+	if got := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{})); len(got) > 0 {
+		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
+	}
+	got := failures(run(t, filepath.Join(dir, "missing.test.yaml"), configtest.Options{}))
+	if len(got) != 1 || !strings.Contains(got[0], "missing.test.yaml:2:18: seed_files.db: reading nope.sql") {
+		t.Errorf("failures: %q", got)
+	}
+}

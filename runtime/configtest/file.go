@@ -27,6 +27,10 @@ type File struct {
 	// name, before the case's own seed: create the tables a database
 	// server's tests need (idempotently: DROP ... IF EXISTS first).
 	Seed map[string]string `yaml:"seed,omitempty"`
+	// SeedFiles runs SQL files, relative to this file, on entries of
+	// `backends` before every case, by backend name, before `seed`: the
+	// schema file an example keeps beside its config.
+	SeedFiles map[string]string `yaml:"seed_files,omitempty"`
 	// Tests are the cases, run in order, each against a server built
 	// afresh (an in-memory database starts empty again, from its init
 	// script).
@@ -61,8 +65,26 @@ type Case struct {
 	// beside the test file instead. A request that matches none fails the
 	// case, naming the nearest one.
 	HTTP []*Exchange `yaml:"http,omitempty"`
+	// Caller is who makes the request, as if authenticated over HTTP: the
+	// tools' `auth`, their scopes, list results and a SQL backend's
+	// session see it. Not given: nobody authenticates, as over stdio, and
+	// a tool acting for its caller refuses the call.
+	Caller *Caller `yaml:"caller,omitempty"`
 	// Expect is what must come back.
 	Expect Expect `yaml:"expect"`
+}
+
+// Caller is an authenticated caller made up for a test case.
+type Caller struct {
+	// Subject identifies the caller (`auth.subject`), as a token's `sub`.
+	Subject string `yaml:"subject" jsonschema:"required"`
+	// ClientID is the OAuth client (`auth.client_id`).
+	ClientID string `yaml:"client_id,omitempty"`
+	// Scopes granted to the caller, with those they imply (`implies`)
+	// added as for a token.
+	Scopes []string `yaml:"scopes,omitempty"`
+	// Claims are the token's claims (`auth.claims`), as JSON values.
+	Claims map[string]any `yaml:"claims,omitempty"`
 }
 
 // Stub replaces a shell command.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"sync"
 	"time"
@@ -12,8 +13,10 @@ import (
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/handlers/sqlkind"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -197,13 +200,17 @@ func (cr *caseRun) known(srv *runtime.Server) bool {
 	return false
 }
 
-// seed runs the file's SQL, then the case's, on the backends they name.
+// seed runs the file's SQL files, its SQL, then the case's, on the
+// backends they name.
 func (cr *caseRun) seed(ctx context.Context, srv *runtime.Server) bool {
-	ok := true
+	files, ok := cr.seedFiles()
+	if !ok {
+		return false
+	}
 	for _, from := range []struct {
 		at []string
 		m  map[string]string
-	}{{nil, cr.s.File.Seed}, {[]string{"seed"}, cr.c.Seed}} {
+	}{{nil, files}, {nil, cr.s.File.Seed}, {[]string{"seed"}, cr.c.Seed}} {
 		for _, name := range sortedKeys(from.m) {
 			err := seedOne(ctx, srv, name, from.m[name])
 			if err == nil {
@@ -220,11 +227,36 @@ func (cr *caseRun) seed(ctx context.Context, srv *runtime.Server) bool {
 	return ok
 }
 
+// seedFiles reads the file's seed_files, by backend.
+func (cr *caseRun) seedFiles() (map[string]string, bool) {
+	out := map[string]string{}
+	for name, p := range cr.s.File.SeedFiles {
+		b, err := regfile.Read(filepath.Join(filepath.Dir(cr.s.Path), p), maxSeedFile)
+		if err != nil {
+			cr.failFileAt("seed_files", name, fmt.Errorf("reading %s: %w", p, err))
+			return nil, false
+		}
+		out[name] = string(b)
+	}
+	return out, true
+}
+
+// maxSeedFile bounds a seed file.
+const maxSeedFile = 16 << 20
+
 // failFile fails the case at the file's seed of a backend.
 func (cr *caseRun) failFile(name string, err error) {
+	key := "seed"
+	if _, inline := cr.s.File.Seed[name]; !inline {
+		key = "seed_files"
+	}
+	cr.failFileAt(key, name, err)
+}
+
+func (cr *caseRun) failFileAt(key, name string, err error) {
 	rep := load.NewReporter(cr.s.Path, cr.s.src, &cr.r.Failures)
-	n := load.Field(load.Field(cr.s.root, "seed"), name)
-	rep.At(n, "seed."+name, err.Error(), "")
+	n := load.Field(load.Field(cr.s.root, key), name)
+	rep.At(n, key+"."+name, err.Error(), "")
 }
 
 func seedOne(ctx context.Context, srv *runtime.Server, name, text string) error {
@@ -267,7 +299,15 @@ type outcome struct {
 func (cr *caseRun) ask(ctx context.Context, srv *runtime.Server) (*outcome, error) {
 	out := &outcome{}
 	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCP().Connect(ctx, st, nil)
+	who, err := cr.c.Caller.caller(srv)
+	if err != nil {
+		return nil, err
+	}
+	sctx := ctx
+	if who != nil {
+		sctx = auth.WithCaller(ctx, who)
+	}
+	ss, err := srv.MCP().Connect(sctx, st, nil)
 	if err != nil {
 		return nil, err
 	}

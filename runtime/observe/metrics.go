@@ -27,7 +27,8 @@ func init() {
 	for _, m := range []string{"initialize", "ping", "tools/list", "tools/call", "resources/list",
 		"resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe",
 		"prompts/list", "prompts/get", "completion/complete", "logging/setLevel", "server/discover",
-		"subscriptions/listen", "tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list"} {
+		"subscriptions/listen", "tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list",
+		"skills/list", "skills/get", "resources/directory/read"} {
 		methods[m] = true
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"os"
 	"strings"
 
-	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -43,13 +43,7 @@ func TracingWanted(getenv func(string) string) bool {
 // OTEL_TRACES_SAMPLER...). The console exporter writes to console, never to
 // stdout, which may carry the protocol.
 func NewTracerProvider(ctx context.Context, service, version string, console io.Writer) (*sdktrace.TracerProvider, error) {
-	var exp sdktrace.SpanExporter
-	var err error
-	if os.Getenv("OTEL_TRACES_EXPORTER") == "console" {
-		exp, err = stdouttrace.New(stdouttrace.WithWriter(console))
-	} else {
-		exp, err = autoexport.NewSpanExporter(ctx)
-	}
+	exp, err := spanExporter(ctx, os.Getenv, console)
 	if err != nil {
 		return nil, fmt.Errorf("trace exporter: %w", err)
 	}
@@ -65,6 +59,29 @@ func NewTracerProvider(ctx context.Context, service, version string, console io.
 		}
 	}
 	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res)), nil
+}
+
+// spanExporter is the exporter the environment asks for. mcpgen carries
+// two: OTLP over HTTP (protobuf), which every collector and tracing
+// backend takes, and the console. OTLP over gRPC, with its gRPC stack, is
+// not built in: asking for it is an error that says what to set instead.
+func spanExporter(ctx context.Context, getenv func(string) string, console io.Writer) (sdktrace.SpanExporter, error) {
+	switch exporter := getenv("OTEL_TRACES_EXPORTER"); exporter {
+	case "console":
+		return stdouttrace.New(stdouttrace.WithWriter(console))
+	case "", "otlp":
+	default:
+		return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: mcpgen exports traces with otlp (OTLP over HTTP) or console", exporter)
+	}
+	protocol := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	if protocol == "" {
+		protocol = getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
+	}
+	if protocol != "" && protocol != "http/protobuf" {
+		return nil, fmt.Errorf("OTLP protocol %q: mcpgen exports traces over http/protobuf only; "+
+			"unset OTEL_EXPORTER_OTLP_PROTOCOL and point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's OTLP/HTTP port (4318)", protocol)
+	}
+	return otlptracehttp.New(ctx) // reads OTEL_EXPORTER_OTLP_* itself
 }
 
 // Tracer returns mcpgen's tracer from a provider.

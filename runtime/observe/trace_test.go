@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -92,5 +93,33 @@ func TestOTLPExport(t *testing.T) {
 	req1, back := names["tools/call list"], names["shell files"]
 	if req1 == nil || back == nil || string(req1) != string(back) {
 		t.Errorf("spans received: %v", names)
+	}
+}
+
+// TestSpanExporterChoice: OTLP over HTTP and the console are built in;
+// asking for another exporter or protocol is an error that says what to
+// set, not a silent fallback.
+func TestSpanExporterChoice(t *testing.T) {
+	for _, tt := range []struct {
+		env     map[string]string
+		wantErr string
+	}{
+		{map[string]string{}, ""},
+		{map[string]string{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/protobuf"}, ""},
+		{map[string]string{"OTEL_TRACES_EXPORTER": "console"}, ""},
+		{map[string]string{"OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}, "http/protobuf only"},
+		{map[string]string{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json"}, "http/protobuf only"},
+		{map[string]string{"OTEL_TRACES_EXPORTER": "zipkin"}, "otlp (OTLP over HTTP) or console"},
+	} {
+		exp, err := spanExporter(context.Background(), func(k string) string { return tt.env[k] }, io.Discard)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%v: %v", tt.env, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%v: error %v, want one saying %q", tt.env, err, tt.wantErr)
+		}
+		if exp != nil {
+			_ = exp.Shutdown(context.Background())
+		}
 	}
 }

@@ -15,6 +15,7 @@ func (p *Plan) Finish() {
 	if p.States == nil {
 		p.States = reqstate.NewSigner(nil, 0)
 	}
+	p.settleSkills()
 	def := cachehint.Of(p.CacheCfg, cachehint.Public)
 	authed := p.Auth != nil
 	p.Cache = cachehint.Lists{Server: def,
@@ -22,6 +23,7 @@ func (p *Plan) Finish() {
 		Prompts:   cachehint.List(def, p.Prompts, func(pr *Prompt) (*spec.CacheHint, []string) { return pr.CacheCfg, pr.Scopes }, authed),
 		Resources: cachehint.List(def, p.Resources, func(r *Resource) (*spec.CacheHint, []string) { return r.CacheCfg, r.Scopes }, authed),
 		Templates: cachehint.List(def, p.Templates, func(r *Resource) (*spec.CacheHint, []string) { return r.CacheCfg, r.Scopes }, authed)}
+	p.SkillHint = cachehint.List(def, p.Skills, func(k *Skill) (*spec.CacheHint, []string) { return nil, p.skillScopes(k) }, authed)
 	for _, r := range append(slices.Clip(p.Resources), p.Templates...) {
 		r.Cache = cachehint.Of(r.CacheCfg, def)
 		if authed && len(r.Scopes) > 0 {

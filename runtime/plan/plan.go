@@ -36,6 +36,7 @@ type Plan struct {
 	Prompts   []*Prompt
 	Resources []*Resource
 	Templates []*Resource
+	Skills    []*Skill     // their files are among Resources
 	Spill     *spill.Store // results kept in pages; nil when no tool keeps any
 	Closers   []io.Closer
 	Redact    *mask.Redactor
@@ -57,6 +58,7 @@ type Plan struct {
 	Probes     []observe.Probe
 	CacheCfg   *spec.CacheHint // the config's server.cache_hint
 	Cache      cachehint.Lists
+	SkillHint  cachehint.Hint            // of skills/list and skills/get
 	States     *reqstate.Signer          // signs the state of input requests (2026-07-28)
 	Extensions map[string]map[string]any // advertised, by id (extensions.go)
 	Apps       []string                  // URIs of the resources that are apps' pages (MCP Apps)

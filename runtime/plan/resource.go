@@ -33,6 +33,10 @@ type Resource struct {
 	Root    string
 	Handler handlers.Handler
 	Steps   []*Step // they ask the client before it is read
+	// Skill names the skill this is a file of; its bytes are Blob, served
+	// as text when they are text.
+	Skill  string
+	Digest string // of a skill's file: sha256:HEX
 }
 
 // Contents is what a resource holds when it is given in the config, for a

@@ -83,12 +83,23 @@ type authServer struct {
 
 func serveAuth(t *testing.T, mode string, opts transport.HTTPOptions) *authServer {
 	t.Helper()
+	return serveAuthMore(t, mode, opts, "")
+}
+
+// serveAuthWith serves authConfig, on challenge, with more appended.
+func serveAuthWith(t *testing.T, more string) *authServer {
+	t.Helper()
+	return serveAuthMore(t, "challenge", transport.HTTPOptions{}, more)
+}
+
+func serveAuthMore(t *testing.T, mode string, opts transport.HTTPOptions, more string) *authServer {
+	t.Helper()
 	is := authtest.NewIssuer(t)
 	p := newProbe(false)
 	reg := handlers.NewRegistry(p.kind())
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcpgen.yaml")
-	writeFile(t, path, fmt.Sprintf(authConfig, mode, is.Name, is.JWKSURL))
+	writeFile(t, path, fmt.Sprintf(authConfig, mode, is.Name, is.JWKSURL)+more)
 	logs := &syncBuf{}
 	srv, ds := runtime.Compile([]string{path}, load.Options{}, runtime.BuildOptions{Registry: reg,
 		Logger: slog.New(slog.NewTextHandler(logs, nil))})

@@ -207,6 +207,11 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
+// Retire counts a request that gets no response, because the client
+// cancelled it (the go-sdk's connection answers it no more), as answered:
+// input that ends then is not held up waiting for its response.
+func (c *stdioConn) Retire(context.Context, jsonrpc.ID) { c.p.add(0, 1) }
+
 // fixResponse gives an error without a JSON-RPC code one (the SDK sends 0
 // for a request before initialize) and makes its data valid JSON.
 func (c *stdioConn) fixResponse(r *jsonrpc.Response) *jsonrpc.Response {

@@ -3,6 +3,7 @@ package transport
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"sync/atomic"
 
@@ -27,14 +28,18 @@ type stdioDirect struct {
 	ctx     context.Context // the session's: calls end with it
 
 	mu      sync.Mutex
-	running map[jsonrpc.ID]context.CancelFunc
+	running map[jsonrpc.ID]context.CancelCauseFunc
 }
+
+// errCancelledByPeer is the cause of a direct call's cancellation by a
+// notifications/cancelled: the call then gets no response.
+var errCancelledByPeer = errors.New("cancelled by the client")
 
 // serveDirect answers tools/call requests directly from now on, on session
 // ss, whose calls end with ctx.
 func (c *stdioConn) serveDirect(ctx context.Context, ss *mcp.ServerSession) {
 	c.direct.mu.Lock()
-	c.direct.ctx, c.direct.running = ctx, map[jsonrpc.ID]context.CancelFunc{}
+	c.direct.ctx, c.direct.running = ctx, map[jsonrpc.ID]context.CancelCauseFunc{}
 	c.direct.mu.Unlock()
 	c.direct.session.Store(ss)
 }
@@ -58,17 +63,21 @@ func (c *stdioConn) answerDirect(msg jsonrpc.Message) func() {
 		return nil
 	}
 	c.direct.mu.Lock()
-	ctx, cancel := context.WithCancel(c.direct.ctx)
+	ctx, cancel := context.WithCancelCause(c.direct.ctx)
 	c.direct.running[req.ID] = cancel
 	c.direct.mu.Unlock()
 	return func() {
-		defer cancel()
+		defer cancel(nil)
 		var rb resultBuffer
 		resp := ss.Answer(ctx, req, rb.encode)
 		c.direct.mu.Lock()
 		delete(c.direct.running, req.ID)
 		c.direct.mu.Unlock()
-		_ = c.Write(ctx, resp) // copies the result into its line
+		if errors.Is(context.Cause(ctx), errCancelledByPeer) {
+			c.Retire(ctx, req.ID) // the client asked for no answer
+		} else {
+			_ = c.Write(ctx, resp) // copies the result into its line
+		}
 		rb.release()
 	}
 }
@@ -98,6 +107,6 @@ func (c *stdioConn) cancelDirect(params json.RawMessage) {
 	cancel := c.direct.running[id]
 	c.direct.mu.Unlock()
 	if cancel != nil {
-		cancel()
+		cancel(errCancelledByPeer)
 	}
 }

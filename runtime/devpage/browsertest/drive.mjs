@@ -64,6 +64,10 @@ try {
   await page.locator('#progress', { hasText: '1 / 2 warming up' }).waitFor({ timeout: T });
   await shot('dev-call.png');
 
+  step = 'see a skill and its SKILL.md';
+  await page.click('#skills button[data-name="skill://trip-planning/SKILL.md"]');
+  await page.locator('#detail pre', { hasText: 'Ask forecast for the city' }).waitFor({ timeout: T });
+
   step = 'break the YAML, see the error';
   const good = fs.readFileSync(DEV_CONFIG, 'utf8');
   fs.writeFileSync(DEV_CONFIG, good.replace('description: Greets someone', 'descripton: Greets someone'));

@@ -128,7 +128,7 @@ function el(tag, attrs, ...kids) {
   return e;
 }
 
-const state = { tools: [], resources: [], templates: [], prompts: [], selected: null };
+const state = { tools: [], resources: [], templates: [], prompts: [], skills: [], selected: null };
 
 function setConn(text, cls) {
   const c = $('#conn');
@@ -182,16 +182,19 @@ async function refreshStatus() {
 }
 
 async function refreshLists() {
-  const [tools, resources, templates, prompts] = await Promise.all([
+  const [tools, resources, templates, prompts, skills] = await Promise.all([
     list('tools/list', 'tools').catch(() => []),
     list('resources/list', 'resources').catch(() => []),
     list('resources/templates/list', 'resourceTemplates').catch(() => []),
     list('prompts/list', 'prompts').catch(() => []),
+    list('skills/list', 'skills').catch(() => []),
   ]);
   state.tools = tools;
-  state.resources = resources.filter((r) => !r.uri.startsWith(DEV));
+  // A skill's files are shown with the skill.
+  state.resources = resources.filter((r) => !r.uri.startsWith(DEV) && !r.uri.startsWith('skill://'));
   state.templates = templates.filter((r) => !r.uriTemplate.startsWith(DEV));
   state.prompts = prompts;
+  state.skills = skills;
   renderNav();
   // Keep the open item open if it still exists; show its new definition.
   const s = state.selected;
@@ -208,12 +211,13 @@ function findItem(kind, key) {
     case 'prompt': return state.prompts.find((p) => p.name === key);
     case 'resource': return state.resources.find((r) => r.uri === key);
     case 'template': return state.templates.find((r) => r.uriTemplate === key);
+    case 'skill': return state.skills.find((k) => k.uri === key);
   }
   return undefined;
 }
 
 function keyOf(kind, item) {
-  return kind === 'resource' ? item.uri : kind === 'template' ? item.uriTemplate : item.name;
+  return kind === 'resource' || kind === 'skill' ? item.uri : kind === 'template' ? item.uriTemplate : item.name;
 }
 
 function navList(ul, kind, items) {
@@ -222,7 +226,8 @@ function navList(ul, kind, items) {
     const key = keyOf(kind, it);
     const sel = state.selected && state.selected.kind === kind && state.selected.key === key;
     return el('li', {}, el('button', { class: sel ? 'sel' : '', 'data-kind': kind, 'data-name': key,
-      text: kind === 'resource' || kind === 'template' ? (it.name || key) : key, title: key, onclick: () => show(kind, it) }));
+      text: kind === 'skill' ? it.frontmatter.name : kind === 'resource' || kind === 'template' ? (it.name || key) : key,
+      title: key, onclick: () => show(kind, it) }));
   }));
 }
 
@@ -237,6 +242,7 @@ function renderNav() {
     tl.append(...extra.children);
   }
   navList($('#prompts'), 'prompt', state.prompts);
+  navList($('#skills'), 'skill', state.skills);
 }
 
 function show(kind, item) {
@@ -244,7 +250,7 @@ function show(kind, item) {
   renderNav();
   const d = $('#detail');
   d.replaceChildren();
-  ({ tool: showTool, prompt: showPrompt, resource: showResource, template: showResource })[kind](d, item, kind);
+  ({ tool: showTool, prompt: showPrompt, resource: showResource, template: showResource, skill: showSkill })[kind](d, item, kind);
 }
 
 // ---- forms from JSON Schema -----------------------------------------------
@@ -448,6 +454,27 @@ function showPrompt(d, p) {
         out.replaceChildren(...r.messages.map((m) => el('div', {}, el('h3', { text: m.role }), ...renderContent({ content: [m.content] }))));
       } catch (err) { out.replaceChildren(el('pre', { class: 'err', text: err.message })); }
     } }, form.el, el('button', { class: 'act', type: 'submit', text: 'Get' })), out);
+}
+
+// ---- skills ---------------------------------------------------------------
+
+// showSkill shows a skill's description and files; reading one shows it
+// as the client's model would get it.
+function showSkill(d, k) {
+  const out = el('div', { class: 'out' });
+  const read = async (uri) => {
+    out.replaceChildren('reading…');
+    try {
+      const res = await rpc('resources/read', { uri });
+      out.replaceChildren(...res.contents.map((c) => el('pre', { text: c.text !== undefined ? c.text : `(${c.mimeType || 'binary'}, base64) ${c.blob}` })));
+    } catch (err) { out.replaceChildren(el('pre', { class: 'err', text: err.message })); }
+  };
+  const files = Array.isArray(k.resources) ? k.resources : [];
+  d.append(el('h2', { text: k.frontmatter.name }), el('p', { class: 'desc', text: k.frontmatter.description || '' }),
+    el('ul', { class: 'files' }, ...files.map((f) => el('li', {},
+      el('button', { class: 'act', 'data-uri': f.uri, text: f.uri.slice(k.uri.length - 'SKILL.md'.length), onclick: () => read(f.uri) }),
+      ` ${f.size} bytes`))), out);
+  read(k.uri);
 }
 
 connect();

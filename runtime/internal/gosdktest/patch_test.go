@@ -205,13 +205,7 @@ func unpatch(patched []byte, hunks []hunk) ([]byte, error) {
 // patch, scripts/patch-go-sdk.sh and this package, and import upstream.
 // It builds a program against upstream, which takes a while.
 func TestUpstreamStillDecodesIntoFreshBuffers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the upstream SDK")
-	}
-	_, version := upstreamDir(t)
-	dir := t.TempDir()
-	gomod := "module upstreamcheck\n\ngo 1.25\n\nrequire " + sdkModule + " " + version + "\n"
-	main := `package main
+	out, version := runAgainstUpstream(t, `package main
 
 import (
 	"fmt"
@@ -226,14 +220,111 @@ func main() {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for range n {
-		if _, err := jsonrpc.DecodeMessage([]byte(` + strconv.Quote(request) + `)); err != nil {
+		if _, err := jsonrpc.DecodeMessage([]byte(`+strconv.Quote(request)+`)); err != nil {
 			panic(err)
 		}
 	}
 	runtime.ReadMemStats(&after)
 	fmt.Println((after.TotalAlloc - before.TotalAlloc) / n)
 }
-`
+`)
+	got, err := strconv.ParseUint(out, 10, 64)
+	if err != nil {
+		t.Fatalf("unexpected output %q", out)
+	}
+	t.Logf("upstream %s allocates %d bytes to decode a request", version, got)
+	if got < freshBufferBytes {
+		t.Errorf("upstream %s@%s allocates %d bytes to decode a request: it decodes in place now, so drop the patched copy (see the package doc)", sdkModule, version, got)
+	}
+}
+
+// TestUpstreamStillAnswersCancelledRequests fails when the upstream SDK of
+// the copy's version no longer answers a request its client cancelled:
+// then drop the patch's CancelByPeer/Retirer hunks (jsonrpc2/conn.go,
+// mcp/transport.go, mcp/streamable.go, mcp/sse.go) and keep upstream's.
+func TestUpstreamStillAnswersCancelledRequests(t *testing.T) {
+	out, version := runAgainstUpstream(t, `package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	started := make(chan struct{})
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "block", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			close(started)
+			<-ctx.Done()
+			return nil, ctx.Err()
+		})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go srv.Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: outW})
+	lines := make(chan string, 16)
+	go func() {
+		for sc := bufio.NewScanner(outR); sc.Scan(); {
+			lines <- sc.Text()
+		}
+	}()
+	send := func(s string) { io.WriteString(inW, s+"\n") }
+	send(`+"`"+`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`+"`"+`)
+	<-lines
+	send(`+"`"+`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"`"+`)
+	send(`+"`"+`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block"}}`+"`"+`)
+	<-started
+	send(`+"`"+`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`+"`"+`)
+	send(`+"`"+`{"jsonrpc":"2.0","id":3,"method":"ping"}`+"`"+`)
+	for {
+		select {
+		case l := <-lines:
+			if strings.Contains(l, `+"`"+`"id":2`+"`"+`) {
+				fmt.Println("answered")
+				return
+			}
+			if strings.Contains(l, `+"`"+`"id":3`+"`"+`) {
+				time.Sleep(100 * time.Millisecond) // the cancelled call's answer would follow at once
+				select {
+				case l := <-lines:
+					if strings.Contains(l, `+"`"+`"id":2`+"`"+`) {
+						fmt.Println("answered")
+						return
+					}
+				default:
+				}
+				fmt.Println("unanswered")
+				return
+			}
+		case <-time.After(10 * time.Second):
+			fmt.Println("timeout")
+			return
+		}
+	}
+}
+`)
+	t.Logf("upstream %s, a cancelled request: %s", version, out)
+	if out != "answered" {
+		t.Errorf("upstream %s@%s no longer answers a request its client cancelled (%s): drop the patch's CancelByPeer hunks (see the test's doc)", sdkModule, version, out)
+	}
+}
+
+// runAgainstUpstream builds and runs the program main against the upstream
+// SDK of the copy's version and returns what it printed, trimmed.
+func runAgainstUpstream(t *testing.T, main string) (out, version string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the upstream SDK")
+	}
+	_, version = upstreamDir(t)
+	dir := t.TempDir()
+	gomod := "module upstreamcheck\n\ngo 1.25\n\nrequire " + sdkModule + " " + version + "\n"
 	for name, body := range map[string]string{"go.mod": gomod, "main.go": main} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
@@ -251,16 +342,9 @@ func main() {
 	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr // go run reports downloads there; only stdout is the answer
-	out, err := cmd.Output()
+	b, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("running a program against %s@%s: %v\n%s", sdkModule, version, err, stderr.String())
 	}
-	got, err := strconv.ParseUint(strings.TrimSpace(string(out)), 10, 64)
-	if err != nil {
-		t.Fatalf("unexpected output %q (stderr %q)", out, stderr.String())
-	}
-	t.Logf("upstream %s allocates %d bytes to decode a request", version, got)
-	if got < freshBufferBytes {
-		t.Errorf("upstream %s@%s allocates %d bytes to decode a request: it decodes in place now, so drop the patched copy (see the package doc)", sdkModule, version, got)
-	}
+	return strings.TrimSpace(string(b)), version
 }

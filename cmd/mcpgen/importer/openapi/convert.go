@@ -3,7 +3,10 @@ package openapi
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -86,21 +89,45 @@ func Convert(doc *Document, ops []*Operation, opts Options, taken []string) *Res
 }
 
 // DefaultName makes a server name from the description's title: its first
-// three words in snake case, "api" without a title.
+// three words that name something, lower-cased and joined by "_", "api"
+// without such a word. A word is not split at its capitals (a brand such
+// as GitHub or OpenAI is one word), and versions ("v3", "2.0"), a
+// possessive "'s" and words every API title has ("REST", "API", "the")
+// are left out: "GitHub v3 REST API" is github.
 func DefaultName(doc *Document) string {
 	title := ""
 	if doc.T.Info != nil {
 		title = doc.T.Info.Title
 	}
-	words := strings.Split(snake(title), "_")
-	if len(words) > 3 {
-		words = words[:3]
+	title = strings.NewReplacer("'s ", " ", "’s ", " ").Replace(title + " ")
+	var words []string
+	for _, w := range strings.FieldsFunc(title, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		w = strings.ToLower(strings.Map(func(r rune) rune { // names are ASCII
+			if r >= utf8.RuneSelf {
+				return -1
+			}
+			return r
+		}, w))
+		if w == "" || titleNoise[w] || versionWord.MatchString(w) {
+			continue
+		}
+		if words = append(words, w); len(words) == 3 {
+			break
+		}
 	}
-	if n := strings.Join(words, "_"); n != "" {
-		return n
+	if len(words) == 0 {
+		return "api"
 	}
-	return "api"
+	return strings.Join(words, "_")
 }
+
+// titleNoise are the words of API titles that name nothing in particular.
+var titleNoise = map[string]bool{"api": true, "apis": true, "rest": true, "restful": true, "http": true,
+	"openapi": true, "swagger": true, "the": true, "a": true, "an": true, "of": true, "for": true, "spec": true,
+	"specification": true, "description": true}
+
+// versionWord matches a version standing alone: v3, 2, 1.0 (split at its dots).
+var versionWord = regexp.MustCompile(`^v?[0-9]+$`)
 
 // file assembles the config document.
 func (b *builder) file(res *Result, opts Options) *yaml.Node {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -259,6 +260,29 @@ func TestNames(t *testing.T) {
 	got := []string{ns.unique("a"), ns.unique("a"), ns.unique("a_2"), ns.unique("a")}
 	if diff := cmp.Diff([]string{"a", "a_2", "a_2_2", "a_3"}, got); diff != "" {
 		t.Errorf("unique (-want +got):\n%s", diff)
+	}
+}
+
+// TestDefaultName: a server's name reads as the API's name: a brand is
+// one word, versions and "REST API" are left out.
+func TestDefaultName(t *testing.T) {
+	for title, want := range map[string]string{
+		"GitHub v3 REST API":             "github",
+		"GitHub's REST API":              "github",
+		"Swagger Petstore - OpenAPI 3.0": "petstore",
+		"OpenAI API":                     "openai",
+		"Stripe API":                     "stripe",
+		"Google Cloud Storage JSON API":  "google_cloud_storage",
+		"The Kubernetes API v1.31":       "kubernetes",
+		"API":                            "api",
+		"":                               "api",
+		"ünïcode title":                  "ncode_title",
+		"PagerDuty REST API v2 (Events)": "pagerduty_events",
+	} {
+		doc := loadText(t, "openapi: 3.0.3\ninfo: {title: "+strconv.Quote(title)+", version: '1'}\npaths: {}\n")
+		if got := DefaultName(doc); got != want {
+			t.Errorf("DefaultName(%q) = %q, want %q", title, got, want)
+		}
 	}
 }
 

@@ -212,8 +212,8 @@ func handleReceive[S Session](ctx context.Context, session S, jreq *jsonrpc.Requ
 	params, err := info.unmarshalParams(jreq.Params)
 	if err != nil {
 		// Params that do not decode are invalid params (-32602), not an
-		// error without a code.
-		if !errors.Is(err, jsonrpc2.ErrInvalidParams) {
+		// error without a code; an error with a code keeps it.
+		if werr := (*jsonrpc.Error)(nil); !errors.As(err, &werr) {
 			err = fmt.Errorf("%w: %v", jsonrpc2.ErrInvalidParams, err)
 		}
 		return nil, fmt.Errorf("handling '%s': %w", jreq.Method, err)

@@ -345,6 +345,10 @@ func (s *sseServerConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
+// Retire implements jsonrpc2.Retirer: a request the client cancelled gets
+// no response, and the session's one stream keeps no account of requests.
+func (s *sseServerConn) Retire(context.Context, jsonrpc.ID) {}
+
 // Write implements jsonrpc2.Writer.
 func (s *sseServerConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if ctx.Err() != nil {

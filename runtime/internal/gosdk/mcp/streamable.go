@@ -1199,19 +1199,7 @@ func (s *stream) deliverLocked(data []byte, eventID string, responseTo jsonrpc.I
 	if s.pendingJSONMessages != nil {
 		s.pendingJSONMessages = append(s.pendingJSONMessages, data)
 		if done {
-			// Flush all pending messages as JSON response.
-			var toWrite []byte
-			if len(s.pendingJSONMessages) == 1 && !s.isBatch {
-				toWrite = s.pendingJSONMessages[0]
-			} else {
-				toWrite, err = json.Marshal(s.pendingJSONMessages)
-				if err != nil {
-					return done, err
-				}
-			}
-			if _, err := s.w.Write(toWrite); err != nil {
-				return done, err
-			}
+			return done, s.flushJSONLocked()
 		}
 	} else {
 		// SSE mode: write event to response writer.
@@ -1221,6 +1209,49 @@ func (s *stream) deliverLocked(data []byte, eventID string, responseTo jsonrpc.I
 		}
 	}
 	return done, nil
+}
+
+// flushJSONLocked writes the messages of a JSON stream that is done as its
+// response: one message as itself, more (or a batch's) as an array, none
+// as 202 Accepted with no body.
+//
+// s.mu must be held when calling this method.
+func (s *stream) flushJSONLocked() error {
+	var toWrite []byte
+	switch {
+	case len(s.pendingJSONMessages) == 0:
+		s.w.Header().Del("Content-Type")
+		s.w.WriteHeader(http.StatusAccepted)
+		return nil
+	case len(s.pendingJSONMessages) == 1 && !s.isBatch:
+		toWrite = s.pendingJSONMessages[0]
+	default:
+		var err error
+		if toWrite, err = json.Marshal(s.pendingJSONMessages); err != nil {
+			return err
+		}
+	}
+	_, err := s.w.Write(toWrite)
+	return err
+}
+
+// retireLocked forgets request id, which gets no response because the
+// client cancelled it, and ends the stream if no other request on it is
+// unanswered. It reports whether the stream is done.
+//
+// s.mu must be held when calling this method.
+func (s *stream) retireLocked(id jsonrpc.ID) (done bool, err error) {
+	delete(s.requests, id)
+	done = s.doneLocked()
+	if !done || s.done == nil {
+		return done, nil
+	}
+	if s.pendingJSONMessages != nil {
+		err = s.flushJSONLocked()
+	}
+	close(s.done)
+	s.done = nil
+	return done, err
 }
 
 // doneLocked reports whether the stream is logically complete.
@@ -1894,6 +1925,32 @@ func (c *streamableServerConn) Read(ctx context.Context) (jsonrpc.Message, error
 		return msg, nil
 	case <-c.done:
 		return nil, io.EOF
+	}
+}
+
+// Retire implements jsonrpc2.Retirer: a request the client cancelled gets
+// no response, and its stream ends once nothing else on it is unanswered.
+func (c *streamableServerConn) Retire(ctx context.Context, id jsonrpc.ID) {
+	c.mu.Lock()
+	var s *stream
+	if streamID, ok := c.requestStreams[id]; ok {
+		s = c.streams[streamID]
+	}
+	delete(c.requestStreams, id)
+	c.mu.Unlock()
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	done, err := s.retireLocked(id)
+	s.mu.Unlock()
+	if err != nil {
+		c.logger.Warn(fmt.Sprintf("Ending the stream of a cancelled request: %v", err))
+	}
+	if done {
+		c.mu.Lock()
+		delete(c.streams, s.id)
+		c.mu.Unlock()
 	}
 }
 

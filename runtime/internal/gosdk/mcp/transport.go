@@ -266,7 +266,7 @@ func (c *canceller) Preempt(ctx context.Context, req *jsonrpc.Request) (result a
 		if err != nil {
 			return nil, err
 		}
-		go c.conn.Cancel(id)
+		go c.conn.CancelByPeer(id)
 	}
 	return nil, jsonrpc2.ErrNotHandled
 }
@@ -756,6 +756,10 @@ func readBatch(data []byte) (msgs []jsonrpc.Message, isBatch bool, _ error) {
 	msg, err := jsonrpc2.DecodeMessage(data)
 	return []jsonrpc.Message{msg}, false, err
 }
+
+// Retire implements jsonrpc2.Retirer: a request the peer cancelled gets no
+// response, and a stream of lines keeps no account of requests.
+func (t *ioConn) Retire(context.Context, jsonrpc.ID) {}
 
 func (t *ioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	// As in [ioConn.Read], enforce that Writes on a closed context are an error.

@@ -459,13 +459,38 @@ func (ac *AsyncCall) Await(ctx context.Context, result any) error {
 // will not cause any messages that have not arrived yet with that ID to be
 // cancelled.
 func (c *Connection) Cancel(id ID) {
+	c.cancelWith(id, nil)
+}
+
+// cancelWith cancels the inbound request with the given ID with cause.
+func (c *Connection) cancelWith(id ID, cause error) {
 	var req *incomingRequest
 	c.updateInFlight(func(s *inFlightState) {
 		req = s.incomingByID[id]
 	})
 	if req != nil {
-		req.cancel(nil)
+		req.cancel(cause)
 	}
+}
+
+// CancelByPeer cancels the inbound request with the given ID because the
+// peer asked for it (an MCP notifications/cancelled). Unlike [Cancel], the
+// request then gets no response, as the MCP specification asks of the
+// receiver of a cancellation; a Writer that is a [Retirer] is told instead.
+func (c *Connection) CancelByPeer(id ID) {
+	c.cancelWith(id, ErrCancelledByPeer)
+}
+
+// ErrCancelledByPeer is the cause of a request context's cancellation when
+// the peer cancelled the request (see [Connection.CancelByPeer]).
+var ErrCancelledByPeer = errors.New("request cancelled by the peer")
+
+// A Retirer is a [Writer] that keeps account of the requests it answers,
+// told of a request that gets no response because the peer cancelled it.
+// Only a Writer that is a Retirer has cancelled requests go unanswered: any
+// other gets a response for them, as before.
+type Retirer interface {
+	Retire(ctx context.Context, id ID)
 }
 
 // Wait blocks until the connection is fully closed, but does not close it.
@@ -735,7 +760,10 @@ func (c *Connection) processResult(from any, req *incomingRequest, result any, e
 		c.updateInFlight(func(s *inFlightState) {
 			delete(s.incomingByID, req.ID)
 		})
-		if respErr == nil {
+		retirer, _ := c.writer.(Retirer)
+		if retirer != nil && errors.Is(context.Cause(req.ctx), ErrCancelledByPeer) {
+			retirer.Retire(notDone{req.ctx}, req.ID)
+		} else if respErr == nil {
 			writeErr := c.write(notDone{req.ctx}, response)
 			if err == nil {
 				err = writeErr
