@@ -21,6 +21,11 @@ type Doubles struct {
 	// argv (a script's is the shell, -c, the script, then its parameters);
 	// a non-nil Stub replaces the command.
 	Shell func(argv []string) *Stub
+	// Commands, when set, gives the stubs of the commands a `script` runs,
+	// by name (`git`), when no stub replaced its shell: the script defines
+	// them as shell functions before its own text, so a command it runs
+	// by name runs the stub instead.
+	Commands func() map[string]*Stub
 }
 
 // Stub is what a stubbed shell command does: it writes Stdout and Stderr

@@ -136,6 +136,9 @@ type ToolDefaults struct {
 	// Result extracts the structured result of every tool that sets none,
 	// e.g. ${{ response.body.data }}.
 	Result spec.Value `yaml:"result,omitempty"`
+	// ResultFields are added to the structured result of every tool (rate
+	// limit headers, say), besides its own; see the tool's.
+	ResultFields map[string]spec.Value `yaml:"result_fields,omitempty"`
 	// Text renders the result of every tool that sets neither result nor
 	// text.
 	Text string `yaml:"text,omitempty"`
@@ -144,6 +147,9 @@ type ToolDefaults struct {
 	// first response gives no list of items (one record, not a list) is
 	// answered with that response.
 	Pagination *Pagination `yaml:"pagination,omitempty"`
+	// Revalidate: every tool keeps and revalidates its GET responses, unless
+	// it sets revalidate: false; see the tool's.
+	Revalidate bool `yaml:"revalidate,omitempty"`
 }
 
 // Auth is one way to authenticate; set exactly one field.

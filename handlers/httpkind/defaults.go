@@ -18,19 +18,22 @@ type defaults struct {
 	text       *templates.Template
 	pagination *Pagination // checked again against each tool's body
 	page       *pager
+	revalidate bool
+	fields     []param
 }
 
 // compileDefaults compiles a backend's tool defaults once, reporting
 // problems at the backend.
 func compileDefaults(env handlers.BuildEnv, d *ToolDefaults) *defaults {
 	out := &defaults{override: d.MethodOverride, query: compileParams(env, "query", d.Query, nil),
-		success: parseStatuses(env, "success", d.Success)}
+		success: parseStatuses(env, "success", d.Success), revalidate: d.Revalidate}
 	for i, r := range d.Errors {
 		out.errors = append(out.errors, compileRule(env, fmt.Sprintf("errors[%d]", i), r))
 	}
 	if !d.Result.IsZero() {
 		out.result = env.Compile("result", &d.Result, responseVars)
 	}
+	out.fields = compileParams(env, "result_fields", d.ResultFields, responseVars)
 	if d.Text != "" {
 		out.text = env.Template("text", d.Text, "response", "result")
 	}
@@ -64,6 +67,11 @@ func (h *handler) inherit(env handlers.BuildEnv, c *Config) {
 		h.success = d.success
 	}
 	h.errors = append(h.errors, d.errors...)
+	for _, f := range d.fields {
+		if _, own := c.ResultFields[f.name]; !own {
+			h.fields = append(h.fields, f)
+		}
+	}
 	if c.Result.IsZero() {
 		h.result = d.result
 		if c.Text == "" {

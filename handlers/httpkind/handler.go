@@ -67,6 +67,8 @@ var pagingVars = types.Map{"response": responseType, "page": pageType}
 
 // handler answers the calls of one tool.
 type handler struct {
+	keeper      *keeper // responses kept for revalidation; nil without `revalidate`
+	fields      []param // result_fields, the tool's then its backend's
 	be          *backend
 	own         bool // be was opened for this handler alone
 	lim         limits
@@ -100,7 +102,7 @@ type handler struct {
 // ResultShape implements handlers.ResultShaper: the shape of the result
 // expression, when there is one and pages are not joined.
 func (h *handler) ResultShape() *eval.Shape {
-	if h.result == nil || h.page != nil {
+	if h.result == nil || h.page != nil || len(h.fields) > 0 {
 		return nil
 	}
 	return handlers.ObjectShape(h.result.Shape())
@@ -127,7 +129,11 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 		h.inherit(env, c)
 	}
 	h.checkPageInRequest(env)
-	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil
+	if c.Revalidate != nil && *c.Revalidate || c.Revalidate == nil && h.be != nil && h.be.defaults != nil &&
+		h.be.defaults.revalidate {
+		h.keeper = newKeeper()
+	}
+	h.readsResponse = len(h.errors) > 0 || h.result != nil || h.text != nil || h.page != nil || len(h.fields) > 0
 	h.checkAnnotations(env)
 	if c.Body != nil && (h.method == "GET" || h.method == "HEAD") && !h.override {
 		env.Warn("body", fmt.Sprintf("a %s request with a body: many servers and proxies drop it", h.method))
@@ -205,6 +211,7 @@ func (h *handler) compileResponse(env handlers.BuildEnv, c *Config) {
 	if !c.Result.IsZero() {
 		h.result = env.Compile("result", &c.Result, responseVars)
 	}
+	h.fields = compileParams(env, "result_fields", c.ResultFields, responseVars)
 	if c.Text != "" {
 		h.text = env.Template("text", c.Text, "response", "result")
 	}
@@ -239,6 +246,9 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	defer cancel()
 	vars := c.Vars()
 	out, err := h.build(vars)
+	if err == nil && h.page != nil && h.page.link != "" && !h.page.follow {
+		out, err = h.linkedRequest(c.Args, out)
+	}
 	if err != nil {
 		return nil, h.fail(err)
 	}

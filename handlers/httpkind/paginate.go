@@ -27,6 +27,7 @@ type pager struct {
 	param    string   // the query parameter of the cursor
 	field    []string // the path of the cursor in the JSON body
 	header   string   // the header of the cursor
+	link     string   // the relation of the Link header that points at the next page
 	maxPages int
 }
 
@@ -34,7 +35,8 @@ type pager struct {
 // cursor goes against the tool's body (a backend's is checked for each of
 // its tools).
 func compilePager(env handlers.BuildEnv, p *Pagination, body *Body, checkBody bool) *pager {
-	pg := &pager{follow: p.Mode == "follow", param: p.CursorParam, header: p.CursorHeader, maxPages: p.MaxPages}
+	pg := &pager{follow: p.Mode == "follow", param: p.CursorParam, header: p.CursorHeader, maxPages: p.MaxPages,
+		link: p.Link}
 	if p.CursorField != "" {
 		pg.field = strings.Split(p.CursorField, ".")
 	}
@@ -56,6 +58,13 @@ func compilePager(env handlers.BuildEnv, p *Pagination, body *Body, checkBody bo
 	}
 	if pg.maxPages <= 0 {
 		pg.maxPages = DefaultMaxPages
+	}
+	if p.Link != "" {
+		checkLinkPager(env, p)
+		if !p.Items.IsZero() {
+			pg.items = env.Compile("pagination.items", &p.Items, pagingVars)
+		}
+		return pg
 	}
 	vars := responseVars // `page` is set only while following pages
 	if pg.follow {
@@ -105,7 +114,11 @@ func hasKey(m *yaml.Node, key string) bool {
 
 // nextOf evaluates the next cursor or link: its value, and its text (""
 // when there is none).
-func (pg *pager) nextOf(vars map[string]any) (any, string, error) {
+func (pg *pager) nextOf(vars map[string]any, resp *response) (any, string, error) {
+	if pg.link != "" {
+		next := linkTarget(resp.header, pg.link, resp.url)
+		return next, next, nil
+	}
 	x, err := pg.next.Eval(vars)
 	if err != nil {
 		return nil, "", fmt.Errorf("pagination.next: %w", err)
@@ -114,8 +127,8 @@ func (pg *pager) nextOf(vars map[string]any) (any, string, error) {
 }
 
 // cursor adds nextCursor to a result, in cursor mode.
-func (pg *pager) cursor(result any, vars map[string]any) (any, error) {
-	_, next, err := pg.nextOf(vars)
+func (pg *pager) cursor(result any, vars map[string]any, resp *response) (any, error) {
+	_, next, err := pg.nextOf(vars, resp)
 	if err != nil || next == "" {
 		return result, err
 	}
@@ -171,7 +184,7 @@ func (h *handler) follow(ctx context.Context, c *handlers.Call, vars map[string]
 		items = append(items, list...)
 		h.logPage(ctx, c.Notify, out, page, len(list), len(items))
 		c.Notify.Progress(ctx, float64(page), float64(pg.maxPages), fmt.Sprintf("fetched page %d", page))
-		x, next, err := pg.nextOf(vars)
+		x, next, err := pg.nextOf(vars, resp)
 		switch {
 		case err != nil:
 			return nil, err

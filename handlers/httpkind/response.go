@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"strings"
@@ -154,7 +155,7 @@ func (h *handler) respond(vars map[string]any, resp *response) (*handlers.Result
 		return nil, err
 	}
 	if h.page != nil && !h.page.follow {
-		if result, err = h.page.cursor(result, vars); err != nil {
+		if result, err = h.page.cursor(result, vars, resp); err != nil {
 			return nil, err
 		}
 		return h.render(vars, result, nil)
@@ -189,6 +190,13 @@ func (h *handler) render(vars map[string]any, result any, raw []byte) (*handlers
 	res := &handlers.Result{}
 	if result != nil {
 		res.Structured = handlers.Object(result)
+	}
+	if len(h.fields) > 0 && isStructured(result) {
+		fields, err := h.addFields(handlers.Object(result), vars)
+		if err != nil {
+			return nil, err
+		}
+		res.Structured, raw = fields, nil
 	}
 	vars["result"] = res.Structured
 	var text string
@@ -247,4 +255,29 @@ func (h *handler) binary(p *parsed) (*handlers.Result, error) {
 		c.Kind, c.URI, c.MIMEType = handlers.KindResource, u.String(), cmp.Or(p.mediaType, "application/octet-stream")
 	}
 	return &handlers.Result{Content: []handlers.Content{c}}, nil
+}
+
+// isStructured reports whether a result is JSON structure (an object or a
+// list), to which result_fields apply.
+func isStructured(x any) bool {
+	switch x.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
+}
+
+// addFields returns a copy of obj with result_fields set.
+func (h *handler) addFields(obj map[string]any, vars map[string]any) (map[string]any, error) {
+	out := maps.Clone(obj)
+	for _, f := range h.fields {
+		x, err := f.val.Eval(vars)
+		if err != nil {
+			return nil, fmt.Errorf("result_fields.%s: %w", f.name, err)
+		}
+		if x != nil {
+			out[f.name] = x
+		}
+	}
+	return out, nil
 }

@@ -64,6 +64,7 @@ func (h *handler) attempt(ctx context.Context, n handlers.Notifier, out *outgoin
 			return nil, noRetry{err}
 		}
 	}
+	key, kept, keep := h.keeper.prepare(req) // before signing: the conditions are signed too
 	if _, err := h.be.signer.sign(ctx, req, out.body, time.Now()); err != nil {
 		return nil, noRetry{err}
 	}
@@ -71,6 +72,9 @@ func (h *handler) attempt(ctx context.Context, n handlers.Notifier, out *outgoin
 	_, op := observe.Backend(ctx, observe.KindHTTP)
 	op.HTTPRequest(req)
 	r, err := h.receive(req)
+	if err == nil && keep {
+		r = h.keeper.settle(key, kept, r)
+	}
 	if r != nil {
 		op.EndHTTP(r.status, err)
 	} else {

@@ -3,6 +3,7 @@ package httpkind
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -60,6 +61,8 @@ type errorRule struct {
 	status  []statusRange
 	when    *eval.Value
 	message *templates.Template
+	field   string       // errors[i], for the log
+	log     *slog.Logger // operators' log, where a message that fails to render goes
 }
 
 func compileRule(env handlers.BuildEnv, field string, r *ErrorRule) *errorRule {
@@ -68,7 +71,7 @@ func compileRule(env handlers.BuildEnv, field string, r *ErrorRule) *errorRule {
 		return &errorRule{}
 	}
 	rule := &errorRule{status: parseStatuses(env, field+".status", r.Status),
-		message: env.Template(field+".message", r.Message, "response")}
+		message: env.Template(field+".message", r.Message, "response"), field: field, log: env.Logger()}
 	if !r.When.IsZero() {
 		rule.when = env.Compile(field+".when", &r.When, responseVars)
 	}
@@ -93,10 +96,16 @@ func (h *handler) check(resp *response, vars map[string]any) error {
 	for _, r := range h.errors {
 		if r.match(resp.status, vars) {
 			msg, err := r.message.Execute(vars)
-			if err != nil {
-				return err
+			if err == nil {
+				return &apiError{msg: msg}
 			}
-			return &apiError{msg: msg}
+			// the API's own message serves the model better than the
+			// template's failure, which is the config's to fix
+			if r.log != nil {
+				r.log.Warn("an error rule's message did not render; the API's error is returned",
+					"rule", r.field, "error", h.scrub(err.Error()))
+			}
+			return &apiError{msg: h.defaultError(resp, vars)}
 		}
 	}
 	if matchStatus(h.success, resp.status) {
@@ -139,8 +148,12 @@ func (h *handler) defaultError(resp *response, vars map[string]any) string {
 	return msg
 }
 
-// maxSummary bounds the part of an upstream error body shown to the model.
-const maxSummary = 300
+// maxSummary bounds the part of an upstream error body shown to the model;
+// maxDetailed, a JSON error's message with its field errors.
+const (
+	maxSummary  = 300
+	maxDetailed = 800
+)
 
 var (
 	tagRE   = regexp.MustCompile(`(?s)<(script|style)[^>]*>.*?</(script|style)>|<[^>]*>`)
@@ -156,8 +169,8 @@ func summarize(body any) string {
 	case string:
 		return clip(spaceRE.ReplaceAllString(tagRE.ReplaceAllString(b, " "), " "))
 	case map[string]any:
-		if s := messageOf(b); s != "" {
-			return clip(s)
+		if s := errorSummary(b); s != "" {
+			return clipTo(s, maxDetailed)
 		}
 	}
 	data, _ := json.Marshal(body)
@@ -172,36 +185,14 @@ func summarizeBytes(body []byte) string {
 	return summarize(string(body))
 }
 
-// messageOf finds a message in a JSON error body.
-func messageOf(m map[string]any) string {
-	for _, k := range []string{"message", "error_description", "detail", "error", "title", "errors", "msg"} {
-		switch v := m[k].(type) {
-		case string:
-			if v != "" {
-				return v
-			}
-		case map[string]any:
-			if s := messageOf(v); s != "" {
-				return s
-			}
-		case []any:
-			if len(v) > 0 {
-				if e, ok := v[0].(map[string]any); ok {
-					return messageOf(e)
-				}
-				return eval.Format(v[0])
-			}
-		}
-	}
-	return ""
-}
+func clip(s string) string { return clipTo(s, maxSummary) }
 
-func clip(s string) string {
+func clipTo(s string, limit int) string {
 	s = strings.TrimSpace(s)
-	if len(s) <= maxSummary {
+	if len(s) <= limit {
 		return s
 	}
-	cut := maxSummary
+	cut := limit
 	for cut > 0 && !utf8Start(s[cut]) {
 		cut--
 	}

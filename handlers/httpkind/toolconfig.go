@@ -38,12 +38,27 @@ type Config struct {
 	// Idempotent allows retries of a POST or PATCH: set it when the API
 	// deduplicates repeated requests (an idempotency key, an upsert).
 	Idempotent bool `yaml:"idempotent,omitempty"`
+	// Revalidate keeps the last response of each GET request that carried
+	// an ETag or Last-Modified header and asks again with If-None-Match (or
+	// If-Modified-Since): when the API answers 304 Not Modified, the kept
+	// response is the result, as if it had been sent again. Responses are
+	// kept in memory, per request (its URL and headers, credentials
+	// included, so never across callers), up to 256 of them and 16MiB per
+	// tool. A request whose config sets If-None-Match or
+	// If-Modified-Since itself is left alone.
+	Revalidate *bool `yaml:"revalidate,omitempty"`
 	// Success lists the statuses that count as success: codes (200), ranges
 	// (200-299) or classes (2xx). Defaults to 2xx.
 	Success []string `yaml:"success,omitempty"`
 	// Errors are rules, tried in order, that turn a response into an error
 	// result with a message of your own. Responses that match no rule and
-	// are not a success become an error summarising the upstream body.
+	// are not a success become an error summarising the upstream body:
+	// its status, its message and, for a JSON body that lists errors by
+	// field (`{"message", "errors": [{"field", "code", "message"}]}`, RFC
+	// 9457 problem details with `errors` or `invalid-params`), each field
+	// with what is wrong with it. A rule whose message fails to render (a
+	// body of another shape) gives that summary instead, and the template's
+	// error goes to the server's log.
 	Errors []*ErrorRule `yaml:"errors,omitempty"`
 	// Result extracts the structured result from the response, e.g.
 	// ${{ response.body.records }}. Expressions see `args` and `response`
@@ -51,6 +66,14 @@ type Config struct {
 	// Defaults to the JSON body. A result that is not an object is wrapped:
 	// a list as {items: [...]}, anything else as {value: ...}.
 	Result spec.Value `yaml:"result,omitempty"`
+	// ResultFields adds fields to the structured result of every call,
+	// beside the result's own (a list result is {items: [...]} first):
+	// `{rate_limit_remaining: "${{ response.headers['x-ratelimit-remaining'] }}"}`.
+	// They see `response` (the last page's when pages are followed) and
+	// win over the result's fields of the same name; one that yields
+	// nothing is left out. A backend's are added to every tool's, the
+	// tool's own winning by name. A result that is text gets none.
+	ResultFields map[string]spec.Value `yaml:"result_fields,omitempty"`
 	// Text is a template rendering the result as text; it sees `.args`,
 	// `.response` and `.result`. Defaults to the result as indented JSON.
 	Text string `yaml:"text,omitempty"`
@@ -128,7 +151,15 @@ type Pagination struct {
 	// page) and `page.number`: each page's request is then built again, so
 	// the cursor can sit anywhere, e.g. inside a query-language string:
 	// `jql: "${{ 'id > ' + string(page.cursor ?? 0) }}"`.
-	Next spec.Value `yaml:"next" jsonschema:"required"`
+	Next spec.Value `yaml:"next,omitempty" mcpgen:"exactly_one=next"`
+	// Link reads the next page's URL from the response's `Link` header
+	// (RFC 8288), the link whose relation is the one named here, usually
+	// `next`: `Link: <https://api.example.com/items?page=2>; rel="next"`.
+	// It replaces `next`, and no cursor_param, cursor_field or
+	// cursor_header applies. In cursor mode, nextCursor is that URL and the
+	// tool declares a `cursor` argument: when the model passes it back,
+	// the request goes to that URL (on the backend's host only).
+	Link string `yaml:"link,omitempty" mcpgen:"exactly_one=next"`
 	// CursorParam is the query parameter that carries the cursor to the next
 	// page (follow mode). Without it, `next` is a URL (absolute on the same
 	// host, or relative to the base URL).

@@ -41,6 +41,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	c.program(env, h)
 	c.buildEnv(env, h)
 	c.checkLimits(env)
+	c.checkCodeOptions(env)
 	c.checkPathArgs(env, h)
 	h.progress = c.buildProgress(env)
 	h.dir = c.workDir(env)
@@ -96,7 +97,7 @@ func (c *Config) program(env handlers.BuildEnv, h *handler) {
 	h.program = fixedProgram(env, "command[0]", first.Value)
 	h.args = compileElems(env, "command", c.Command[1:], true)
 	if !env.Failed() && h.args != nil {
-		checkPlacement(env, c.Command, h.args, h.program)
+		checkPlacement(env, c.Command, h.args, h.program, c.CodeOptions)
 	}
 }
 
@@ -187,6 +188,19 @@ func (c *Config) checkLimits(env handlers.BuildEnv) {
 		if code < 0 || code > 255 {
 			env.Diag(fmt.Sprintf("ok_exit_codes[%d]", i), fmt.Sprintf("%d is not an exit status (0 to 255)", code))
 		}
+	}
+}
+
+// checkCodeOptions checks that code_options names options.
+func (c *Config) checkCodeOptions(env handlers.BuildEnv) {
+	for i, o := range c.CodeOptions {
+		if !isOption(o) {
+			env.Diag(fmt.Sprintf("code_options[%d]", i), fmt.Sprintf("%q is not an option: write it as the "+
+				"program takes it, such as -x or --script", o))
+		}
+	}
+	if len(c.CodeOptions) > 0 && c.Script != "" {
+		env.Diag("code_options", "code_options name options of a command's program; this handler has a script")
 	}
 }
 

@@ -35,19 +35,26 @@ type Config struct {
 	// without a shell: `[grep, -n, --, "${{ args.pattern }}", "${{
 	// args.path }}"]`. The first element, the program, is literal text: a
 	// name looked up on the child's PATH, or a path (relative paths are
-	// relative to the config file). An argument may fill only an element
-	// that is exactly one ${{ expression }} and comes after a literal
-	// `--`, where programs stop reading options; anywhere else (spliced
-	// into text, or before `--`, where it could be program text such as
-	// `-c CODE` or an awk program, or an option's value) an expression
-	// must be inert: a number, a boolean, or a choice among values written
-	// in it (`${{ args.all ? ['-a'] : [] }}`). Pass anything else through
-	// `script` and `params`, `env` or `stdin`. An element that is exactly
-	// one expression yielding a list becomes one argument per item (an
-	// empty list, none: write `${{ args.path ?? [] }}` to leave out an
-	// optional argument); yielding nothing (an argument not passed), it
-	// becomes an empty argument, so the positions of the others never
-	// shift.
+	// relative to the config file). Where an argument may go depends on
+	// what it can hold: one declared as an integer, number, boolean, an
+	// enum (no value starting with '-') or a string whose anchored
+	// `pattern` allows only letters, digits and -_.:/@+,% and no leading
+	// '-' may fill any element (a pattern-bound string none that is
+	// program text or a command: `sh -c X`, `python3 -c X`, after `-e`,
+	// `--eval`, find's `-exec`, of xargs or env, or in code_options). Any
+	// other string may fill an element that is exactly one ${{ expression
+	// }} where it is data: the value of a literal option (`[kubectl, get,
+	// pods, -n, "${{ args.namespace }}"]`, or `--author=${{ args.author
+	// }}` as one element), an operand of a program that reads operands as
+	// data (grep, ls, echo...) or of a script given by its path, anything
+	// after a literal `--` such a program reads, or `python3 -c PROGRAM`'s
+	// sys.argv. Before `--`, such a value starting with '-' is refused
+	// when called. `validate` refuses the rest, naming the fix. An element
+	// that is exactly one expression yielding a list becomes one argument
+	// per item (an empty list, none: write `${{ args.path ?? [] }}` to
+	// leave out an optional argument); yielding nothing (an argument not
+	// passed), it becomes an empty argument, so the positions of the
+	// others never shift.
 	Command []spec.Value `yaml:"command,omitempty" mcpgen:"exactly_one=program"`
 	// Script is a static shell script, run as `sh -c SCRIPT mcpgen PARAM...`
 	// with the same stdin, environment, directory and limits as a command.
@@ -64,13 +71,21 @@ type Config struct {
 	// value that may be a ${{ expression }}; a list spreads into several
 	// parameters, as in `command`.
 	Params []spec.Value `yaml:"params,omitempty"`
-	// AllowFlags lets a computed value that starts with '-' reach the
-	// command where it could be read as an option. By default such a
-	// value is refused (the call fails) unless it comes after a literal
-	// `--` in `command`, where programs stop reading options, or it is a
-	// string written in the element's own expression, as `-i` in `${{
-	// args.ignore_case ? ['-i'] : [] }}`. Script params are always
-	// checked.
+	// CodeOptions names options of the command's program that take program
+	// text or a command as their value, such as `[--script]` for a program
+	// of yours run as `mytool --script CODE`. mcpgen knows those of the
+	// programs everyone knows (-c, -e, --eval, find's -exec...); it takes
+	// the element after any other literal option to be a value (data), so
+	// an argument could fill it. After an option named here, only a
+	// number, a boolean or an enum's value may.
+	CodeOptions []string `yaml:"code_options,omitempty"`
+	// AllowFlags lets a computed value that starts with '-' reach a
+	// script's params. By default such a value is refused (the call fails)
+	// unless it comes after a literal `--` in `command`, where programs
+	// stop reading options, or it is a string written in the element's own
+	// expression, as `-i` in `${{ args.ignore_case ? ['-i'] : [] }}`. In
+	// `command`, an option's value and an operand before `--` are always
+	// checked, allow_flags or not.
 	AllowFlags bool `yaml:"allow_flags,omitempty"`
 	// Stdin is the command's standard input, a value that may be a ${{
 	// expression }}: a string as it is, anything else as JSON

@@ -14,21 +14,32 @@ import (
 // The refusals of arguments placed where a program could read them as
 // code or as an option.
 const (
-	hint = "give it an element of its own after a literal `--`, for a program that reads its " +
-		"operands as data (grep, ls, cat, wc, sort..., a shell after its script, a script of yours given by its " +
-		"path): [grep, -n, --, \"${{ args.pattern }}\", \"${{ args.path }}\"]; or use `script` and read it from " +
+	hint = "declare the argument so it cannot hold code or an option (type integer, number or " +
+		"boolean, an enum, or a pattern such as '^[a-z0-9][a-z0-9-]*$'), or pass it as a literal option's " +
+		"value ([git, log, --author, \"${{ args.author }}\"]) or after a literal `--` for a program that reads " +
+		"its operands as data ([grep, -n, --, \"${{ args.pattern }}\"]); or use `script` and read it from " +
 		"`params` (\"$1\"), `env` or `stdin`"
 	spliced = "an argument spliced into text could become program text or an option " +
 		"(as in `python3 -c \"print('${{ args.x }}')\"`); " + hint
-	beforeDashes = "an argument before `--` could be read as an option's value or as program " +
-		"text (`-c CODE`, `-e CODE`, an awk, sed or jq program); " + hint
+	execLine = "the elements after find's -exec are a command line; " + hint
 )
 
-// notData is the refusal of an operand after `--` of a program not known
-// to read its operands as data.
+// notData is the refusal of an operand of a program not known to read its
+// operands as data.
 func notData(program string) string {
 	return program + " is not known to read its operands as data: it could run them as code or as a command " +
-		"(as awk, sed, jq, python3, xargs, env, timeout or find -exec do); " + hint
+		"(as kubectl exec, ssh or a program of yours could); " + hint
+}
+
+// runs is the refusal of an operand of a program known to run code.
+func runs(program string) string {
+	return program + " runs its operands as code or as a command (as awk, sed, jq, python3, xargs, env, " +
+		"timeout do); " + hint
+}
+
+// codeValue is the refusal of the value of a code-taking option.
+func codeValue(option string) string {
+	return "the value of " + option + " is program text or a command; " + hint
 }
 
 // shellText is the refusal of an argument as a shell's program text.
@@ -70,23 +81,23 @@ func TestDiagnostics(t *testing.T) {
 		{"argument spliced into env", "command: [env, 'X=${{ args.pattern }}', ./run.sh]", []string{
 			"mcpgen.yaml:10:22: tools[0].handler.command[1]: " + spliced}},
 		{"argument as a jq program", "command: [jq, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:21: tools[0].handler.command[1]: " + beforeDashes}},
+			"mcpgen.yaml:10:21: tools[0].handler.command[1]: " + runs("jq")}},
 		{"argument as env bash -ec code", "command: [env, bash, -ec, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:33: tools[0].handler.command[3]: " + beforeDashes}},
+			"mcpgen.yaml:10:33: tools[0].handler.command[3]: " + codeValue("-ec")}},
 		{"argument as node --eval code", "command: [node, --eval, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:31: tools[0].handler.command[2]: " + beforeDashes}},
+			"mcpgen.yaml:10:31: tools[0].handler.command[2]: " + codeValue("--eval")}},
 		{"argument as code for a shell by another name", "command: [./my-shell, -c, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:33: tools[0].handler.command[2]: " + beforeDashes}},
+			"mcpgen.yaml:10:33: tools[0].handler.command[2]: " + codeValue("-c")}},
 		{"argument run by xargs", "command: [xargs, -0, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:28: tools[0].handler.command[2]: " + beforeDashes}},
+			"mcpgen.yaml:10:28: tools[0].handler.command[2]: " + runs("xargs")}},
 		{"argument run by find -exec", "command: [find, ., -exec, grep, '${{ args.pattern }}', '{}', ';']", []string{
-			"mcpgen.yaml:10:39: tools[0].handler.command[4]: " + beforeDashes}},
+			"mcpgen.yaml:10:39: tools[0].handler.command[4]: " + execLine}},
 		{"awk program after --", "command: [awk, --, '${{ args.pattern }}', notes]", []string{
-			"mcpgen.yaml:10:26: tools[0].handler.command[2]: " + notData("awk")}},
+			"mcpgen.yaml:10:26: tools[0].handler.command[2]: " + runs("awk")}},
 		{"sed script after --", "command: [sed, -n, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:30: tools[0].handler.command[3]: " + notData("sed")}},
+			"mcpgen.yaml:10:30: tools[0].handler.command[3]: " + runs("sed")}},
 		{"jq filter after --", "command: [jq, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:25: tools[0].handler.command[2]: " + notData("jq")}},
+			"mcpgen.yaml:10:25: tools[0].handler.command[2]: " + runs("jq")}},
 		{"sh -c code after --", "command: [sh, -c, --, '${{ args.pattern }}']", []string{
 			"mcpgen.yaml:10:29: tools[0].handler.command[3]: " + shellText("sh")}},
 		{"shell script file after --", "command: [bash, -e, --, '${{ args.pattern }}', x]", []string{
@@ -94,29 +105,29 @@ func TestDiagnostics(t *testing.T) {
 		{"shell code chosen among options", "command: [sh, \"${{ args.path == 'x' ? '-c' : '-e' }}\", --, '${{ args.pattern }}']", []string{
 			"mcpgen.yaml:10:66: tools[0].handler.command[3]: " + shellText("sh")}},
 		{"python3 script after --", "command: [python3, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:30: tools[0].handler.command[2]: " + notData("python3")}},
+			"mcpgen.yaml:10:30: tools[0].handler.command[2]: " + runs("python3")}},
 		{"perl -e code before --, argument after", "command: [perl, -e, 'print @ARGV', --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:46: tools[0].handler.command[4]: " + notData("perl")}},
+			"mcpgen.yaml:10:46: tools[0].handler.command[4]: " + runs("perl")}},
 		{"command run by xargs", "command: [xargs, -0, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:32: tools[0].handler.command[3]: " + notData("xargs")}},
+			"mcpgen.yaml:10:32: tools[0].handler.command[3]: " + runs("xargs")}},
 		{"code run by timeout 5 sh -c", "command: [timeout, 5, sh, -c, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:41: tools[0].handler.command[5]: " + notData("timeout")}},
+			"mcpgen.yaml:10:41: tools[0].handler.command[5]: " + runs("timeout")}},
 		{"code run by env python3 -c", "command: [env, X=1, python3, -c, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:44: tools[0].handler.command[5]: " + notData("env")}},
+			"mcpgen.yaml:10:44: tools[0].handler.command[5]: " + runs("env")}},
 		{"command run by nice", "command: [nice, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + notData("nice")}},
+			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + runs("nice")}},
 		{"command run by ssh", "command: [ssh, host, --, '${{ args.pattern }}']", []string{
-			"mcpgen.yaml:10:32: tools[0].handler.command[3]: " + notData("ssh")}},
+			"mcpgen.yaml:10:32: tools[0].handler.command[3]: " + runs("ssh")}},
 		{"command run by kubectl exec", "command: [kubectl, exec, pod, --, '${{ args.pattern }}']", []string{
 			"mcpgen.yaml:10:41: tools[0].handler.command[4]: " + notData("kubectl")}},
 		{"code run by find -exec after --", "command: [find, ., -exec, sh, -c, --, '${{ args.pattern }}', ';']", []string{
-			"mcpgen.yaml:10:45: tools[0].handler.command[6]: " + notData("find")}},
+			"mcpgen.yaml:10:45: tools[0].handler.command[6]: " + execLine}},
 		{"a program of the config that is not there", "command: [./nosuch.sh, --, '${{ args.pattern }}']", []string{
 			"mcpgen.yaml:10:34: tools[0].handler.command[2]: " + notData("nosuch.sh")}},
 		{"shell options with values before its script", "command: [sh, -o, errexit, -c, 'grep -- \"$1\" notes', --, '${{ args.pattern }}']", nil},
 		{"arguments after -- of data programs", "command: [ls, -l, --, '${{ args.pattern }}']\ntimeout: 1s\nmax_output: 1KiB", nil},
 		{"argument as an option's value", "command: [grep, -e, '${{ args.pattern }}', --, notes]", []string{
-			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + beforeDashes}},
+			"mcpgen.yaml:10:27: tools[0].handler.command[2]: " + codeValue("-e")}},
 		{"arguments after -- are operands", "command: [grep, -rn, --, '${{ args.pattern }}', '${{ args.path }}']", nil},
 		{"arguments after sh -c code and -- are data", "command: [sh, -c, 'grep -- \"$1\" notes', --, '${{ args.pattern }}']", nil},
 		{"a shell's options end at --", "command: [bash, -x, --, ./run.sh, '${{ args.pattern }}']", nil},
@@ -210,7 +221,7 @@ func TestProgramsByPath(t *testing.T) {
 	for _, tt := range []struct{ name, program, want string }{
 		{"a shell linked as grep", filepath.Join(dir, "grep"), shellText(shellName)},
 		{"a shell by another name", filepath.Join(dir, "my-shell"), shellText(shellName)},
-		{"a program mcpgen does not know", "/usr/bin/env", notData("env")},
+		{"a program that runs others", "/usr/bin/env", runs("env")},
 		{"a script", script, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

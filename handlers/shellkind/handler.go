@@ -46,6 +46,8 @@ type elem struct {
 	field     string // e.g. command[2], for messages
 	v         *eval.Value
 	checkFlag bool     // its value may not start with '-' unless allowFlags
+	strict    bool     // ... even with allowFlags: it is before `--` and not a script's
+	single    bool     // it is an option's value: a list must have one item
 	flags     []string // ... or is one of these, written in its expressions
 }
 
@@ -61,6 +63,9 @@ type invocation struct {
 	argv  []string
 	env   []string
 	stdin []byte // nil: /dev/null
+	// missing says why the program was not found; a stub may still
+	// replace it (in `mcpgen test`, on a machine without the program).
+	missing error
 }
 
 // Call evaluates the command for c's arguments and runs it.
@@ -72,7 +77,9 @@ func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result,
 	if err != nil {
 		return nil, err
 	}
-	inv = stubbed(ctx, inv)
+	if inv = stubbed(ctx, inv, len(h.fixed) > 0); inv.missing != nil {
+		return nil, inv.missing
+	}
 	runCtx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	_, op := observe.Backend(ctx, observe.KindShell)
@@ -131,8 +138,8 @@ func (h *handler) invocation(vars map[string]any) (*invocation, error) {
 		}
 		inv.stdin = []byte(s)
 	}
-	inv.path, err = lookPath(h.program, envValue(inv.env, "PATH"))
-	return inv, err
+	inv.path, inv.missing = lookPath(h.program, envValue(inv.env, "PATH"))
+	return inv, nil
 }
 
 // evalArgs appends the evaluated elements to argv: a list spreads, nil is
@@ -146,6 +153,9 @@ func (h *handler) evalArgs(vars map[string]any, argv []string) ([]string, error)
 		items, spread := x.([]any)
 		if !spread {
 			items = []any{x}
+		} else if e.single && len(items) != 1 {
+			return nil, fmt.Errorf("%s: the value of an option must be one string, got a list of %d",
+				e.field, len(items))
 		}
 		for _, item := range items {
 			s := eval.Format(item)
@@ -163,7 +173,7 @@ func (h *handler) checkArg(e elem, s string) error {
 	if strings.IndexByte(s, 0) >= 0 {
 		return fmt.Errorf("%s: the value holds a NUL byte, which a command line cannot carry", e.field)
 	}
-	if e.checkFlag && !h.allowFlags && strings.HasPrefix(s, "-") && !slices.Contains(e.flags, s) {
+	if e.checkFlag && (e.strict || !h.allowFlags) && strings.HasPrefix(s, "-") && !slices.Contains(e.flags, s) {
 		return fmt.Errorf("%s: the value %q starts with '-' and could be read as an option, so it is refused; "+
 			"pass a value that does not start with '-'", e.field, suggest.Truncate(s, 40))
 	}

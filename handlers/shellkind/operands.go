@@ -30,6 +30,13 @@ const (
 	// operands are its own positional parameters, data to the script the
 	// config's author wrote.
 	scriptOperands
+	// codeOperands: a program known to run an operand as code or as a
+	// command (an interpreter, awk, sed, jq, xargs, env...): no operand
+	// is data.
+	codeOperands
+	// pythonOperands: python, whose operands after a literal `-c
+	// PROGRAM` are its sys.argv, data; the rest is code.
+	pythonOperands
 )
 
 // dataPrograms read every operand after `--` as data and never run one.
@@ -40,6 +47,30 @@ var dataPrograms = setOf("grep egrep fgrep rg ls cat tac head tail wc nl stat fi
 
 // shells run their first operand (or -c string) as their program.
 var shells = setOf("sh bash dash zsh ksh ksh93 mksh pdksh ash yash posh rbash")
+
+// codePrograms run an operand (or an option's value) as code or as a
+// command: interpreters, text programs, database clients and programs
+// that run another.
+var codePrograms = setOf("python python2 python3 pypy pypy3 node nodejs deno bun perl ruby php lua luajit " +
+	"tclsh wish Rscript R pwsh powershell osascript awk gawk mawk nawk busybox sed gsed jq gojq jaq yq " +
+	"sqlite3 duckdb psql mysql mariadb redis-cli mongosh xargs env timeout nice nohup sudo doas su runuser " +
+	"ssh chroot setsid stdbuf watch time strace ltrace ionice taskset unshare nsenter flock parallel exec " +
+	"command eval vim vi nvim emacs ex ed gdb make")
+
+// pythons read the operands after `-c PROGRAM` as sys.argv.
+var pythons = setOf("python python2 python3 pypy pypy3")
+
+// codeOptions take program text or a command as their value, in the
+// programs everyone knows (a program of the config's declares its own in
+// code_options).
+var codeOptions = setOf("-c -e -E --eval --exec -exec -execdir -ok -okdir --command --rsh -ex --init-file " +
+	"--rcfile --to-command --use-compress-program --compress-program --upload-pack --receive-pack --pager " +
+	"--editor --pre --exec-path --entrypoint --unzip-command --checkpoint-action --info-script " +
+	"--new-volume-script --rsync-path --proxy-command")
+
+// execOptions make the rest of find's command line, up to `;` or `+`, a
+// command it runs.
+var execOptions = setOf("-exec -execdir -ok -okdir")
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}
@@ -69,6 +100,10 @@ func programOperands(name, resolved string) (operands, string) {
 	switch {
 	case shells[base]:
 		return shellOperands, base
+	case pythons[base]:
+		return pythonOperands, base
+	case codePrograms[base]:
+		return codeOperands, base
 	case dataPrograms[base]:
 		return dataOperands, base
 	}
@@ -102,6 +137,26 @@ func (o operands) dataFrom(cmd []spec.Value, elems []elem) int {
 		return 1
 	case shellOperands:
 		return shellTextAt(cmd, elems) + 1
+	case pythonOperands:
+		return pythonArgvAt(cmd, elems)
+	}
+	return len(cmd)
+}
+
+// pythonArgvAt returns the index in cmd of the first element after a
+// literal `-c PROGRAM` when every element before it is written in the
+// config and none is -m (which runs a module); len(cmd) otherwise.
+func pythonArgvAt(cmd []spec.Value, elems []elem) int {
+	for i := 1; i+1 < len(cmd); i++ {
+		if !elems[i-1].v.IsConst() || cmd[i].Node.Value == "-m" {
+			return len(cmd)
+		}
+		if cmd[i].Node.Value == "-c" {
+			if !elems[i].v.IsConst() {
+				return len(cmd)
+			}
+			return i + 2
+		}
 	}
 	return len(cmd)
 }

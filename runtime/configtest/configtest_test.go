@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -113,7 +114,9 @@ func TestExpectations(t *testing.T) {
 		`unexpected error: ` + f + `:12:11: tests[2].expect.is_error: want no error, got an error: "validating \"arguments\": validating root: required: missing properties: [\"who\"]"`,
 		`error expected: ` + f + `:17:24: tests[3].expect.is_error: want an error, got no error: "Hello, Ada!"`,
 		`no such tool: ` + f + `:19:11: tests[4].call: no tool "helo" in [hello run]`,
-		`stub unused: ` + f + `:29:13: tests[6].stubs[0]: no command ran that the stub of "git" replaces`,
+		`stub unused: ` + f + `:29:13: tests[6].stubs[0]: no command ran that the stub of "git" replaces; ` +
+			`a stub replaces a command's program, a script's shell, or a command a script runs by a name of letters, ` +
+			`digits and _ (as a shell function: not through exec, command, env or xargs)`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("failures:\n%s", strings.Join(got, "\n"))
@@ -234,6 +237,85 @@ tests:
 	}
 }
 
+// TestStubsInAScript: a stub of a command replaces it where a script runs
+// it by name, with its output and exit status; a name that cannot be a
+// shell function's is not replaced, and says why.
+func TestStubsInAScript(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": `version: 1
+tools:
+  - name: log
+    description: The last commit, and whether the tree is clean.
+    handler:
+      kind: shell
+      script: |
+        git log -1 --format=%s
+        if git diff --quiet; then echo clean; else echo "dirty ($?)"; fi
+`, "mcpgen.test.yaml": `tests:
+  - name: stubbed inside the script
+    call: log
+    stubs: [{command: git, stdout: "fix the parser\n", exit_code: 1}]
+    expect:
+      text: {equals: "fix the parser\nfix the parser\ndirty (1)"}
+  - name: a name that is not a function's
+    call: log
+    stubs: [{command: git, stdout: "x\n"}, {command: docker-compose}]
+`})
+	got := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{}))
+	if len(got) != 1 || !strings.Contains(got[0], `tests[1].stubs[1]: no command ran that the stub of "docker-compose" replaces`) {
+		t.Errorf("failures:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestRecordKeepsHandWritten: --record sends only the cases without
+// hand-written exchanges to the real API; the others replay theirs with
+// the stand-ins of the test file (its URL, its token), as without it.
+func TestRecordKeepsHandWritten(t *testing.T) {
+	var hits atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"name":"real"}`))
+	}))
+	defer api.Close()
+	dir := write(t, map[string]string{"mcpgen.yaml": apiConfig, "mcpgen.test.yaml": `env:
+  API_URL: https://api.example.com
+  API_TOKEN: test-token
+tests:
+  - name: written by hand
+    call: get_item
+    args: {id: "7"}
+    http:
+      - request:
+          url: https://api.example.com/items/7?verbose=true
+          headers: {Authorization: Bearer test-token}
+        response:
+          headers: {Link: '<https://api.example.com/items/8>; rel="next"'}
+          json: {name: keyboard}
+    expect:
+      json: {name: keyboard}
+  - name: recorded
+    call: get_item
+    args: {id: "8"}
+    expect:
+      json: {name: real}
+`})
+	env := func(name string) (string, bool) {
+		switch name {
+		case "API_TOKEN":
+			return "real-token-value", true
+		case "API_URL":
+			return api.URL, true
+		}
+		return "", false
+	}
+	if f := failures(run(t, filepath.Join(dir, "mcpgen.test.yaml"), configtest.Options{Record: true, LookupEnv: env})); len(f) > 0 {
+		t.Fatalf("recording: %v", f)
+	}
+	if n := hits.Load(); n != 1 {
+		t.Errorf("the real API got %d requests, want 1 (the case without exchanges)", n)
+	}
+}
+
 // TestSeedAndSkip: a case's SQL seeds the in-memory database its server
 // starts with; a file that needs an unset variable skips every case.
 func TestSeedAndSkip(t *testing.T) {
@@ -302,6 +384,26 @@ func TestReports(t *testing.T) {
 	want := "::error file=" + path + ",line=3,col=70,title=test failed%3A bad::tests[1].expect.text.equals: the text differs: got \"Hello, a!\"\n"
 	if b.String() != strings.ReplaceAll(want, "file="+path, "file="+strings.NewReplacer(":", "%3A", ",", "%2C").Replace(path)) {
 		t.Errorf("GitHub annotations:\n got %q\nwant %q", b.String(), want)
+	}
+}
+
+// TestSyntaxErrorInTestFile: a YAML syntax error in a test file is at its
+// line and column, with the hint for what yaml.v3 cannot read in { }.
+func TestSyntaxErrorInTestFile(t *testing.T) {
+	dir := write(t, map[string]string{"mcpgen.yaml": echoConfig, "mcpgen.test.yaml": `tests:
+  - name: a
+    call: hello
+    http:
+      - request: {url: /x?page=2}
+        response: {json: {}}
+`})
+	_, ds := configtest.Load(filepath.Join(dir, "mcpgen.test.yaml"))
+	if len(ds) != 1 {
+		t.Fatalf("diagnostics %v, want one", ds)
+	}
+	want := `mcpgen.test.yaml:5:26: yaml: did not find expected ',' or '}'; inside [ ] or { }, quote a value holding "?" or "[": {url: "/x?page=2"}, {"items[0].id": 7}`
+	if got, _, _ := strings.Cut(strings.TrimPrefix(ds[0].String(), dir+"/"), "\n"); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
 

@@ -201,7 +201,9 @@ func (cr *caseRun) afterCall(t *replayer, st *stubs) bool {
 	cr.r.recorded = t.recordedExchanges()
 	for _, i := range st.unused() {
 		cr.fail([]string{"stubs", strconv.Itoa(i)}, fmt.Sprintf(".stubs[%d]", i),
-			fmt.Sprintf("no command ran that the stub of %q replaces", cmpOr(st.list[i].Command, "every command")))
+			fmt.Sprintf("no command ran that the stub of %q replaces", cmpOr(st.list[i].Command, "every command"))+
+				"; a stub replaces a command's program, a script's shell, or a command a script runs by a name "+
+				"of letters, digits and _ (as a shell function: not through exec, command, env or xargs)")
 	}
 	return len(misses) == 0
 }

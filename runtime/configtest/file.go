@@ -90,8 +90,10 @@ type Caller struct {
 // Stub replaces a shell command.
 type Stub struct {
 	// Command is the program the stub replaces, as the config writes it
-	// (`grep`), or the shell of a `script` (`sh`). Empty: every command
-	// the case runs.
+	// (`grep`), or the shell of a `script` (`sh`), or a command a script
+	// runs by name (`git`, replaced by a shell function defined before the
+	// script: not what it runs through exec, command, env or xargs).
+	// Empty: every command the case runs.
 	Command string `yaml:"command,omitempty"`
 	// Stdout is what the stub writes to its standard output.
 	Stdout string `yaml:"stdout,omitempty"`

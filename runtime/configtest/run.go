@@ -123,7 +123,7 @@ func (s *Suite) runCase(ctx context.Context, i int, c *Case, opts Options, r *Re
 	}
 	http := s.transport(c, opts, s.secrets(c, opts))
 	stubs := newStubs(c.Stubs)
-	ctx = handlers.WithDoubles(ctx, &handlers.Doubles{HTTP: http.wrap, Shell: stubs.match})
+	ctx = handlers.WithDoubles(ctx, &handlers.Doubles{HTTP: http.wrap, Shell: stubs.match, Commands: stubs.commands})
 	out, err := cr.ask(ctx, srv)
 	if err != nil {
 		cr.fail(nil, "", err.Error())
@@ -161,16 +161,19 @@ func (s *Suite) unsetNeed(c *Case, opts Options) string {
 }
 
 // lookup reads the case's variables, then the file's, then the process's
-// (first, when recording).
+// (first, when the case records).
 func (s *Suite) lookup(c *Case, opts Options) load.LookupEnv {
 	process := opts.LookupEnv
 	if process == nil {
 		process = os.LookupEnv
 	}
+	// a case with hand-written exchanges replays them even when recording:
+	// they name the stand-ins' URLs and tokens, so the stand-ins stay
+	records := opts.Record && len(c.HTTP) == 0
 	return func(name string) (string, bool) {
 		// recording calls the real API: the environment's URL and token
 		// win over the stand-ins the tests give
-		if v, ok := process(name); ok && opts.Record {
+		if v, ok := process(name); ok && records {
 			return v, true
 		}
 		if v, ok := c.Env[name]; ok {

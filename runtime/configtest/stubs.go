@@ -2,6 +2,7 @@ package configtest
 
 import (
 	"path/filepath"
+	"regexp"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/handlers"
@@ -35,6 +36,28 @@ func (s *stubs) match(argv []string) *handlers.Stub {
 	}
 	return nil
 }
+
+// commands returns the stubs that name a command, for a script that runs
+// them, and counts them used.
+func (s *stubs) commands() map[string]*handlers.Stub {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[string]*handlers.Stub{}
+	for i, st := range s.list {
+		if st == nil || st.Command == "" {
+			continue
+		}
+		name := filepath.Base(st.Command)
+		if _, seen := out[name]; !seen && functionName.MatchString(name) {
+			s.used[i] = true
+			out[name] = &handlers.Stub{Stdout: st.Stdout, Stderr: st.Stderr, ExitCode: st.ExitCode}
+		}
+	}
+	return out
+}
+
+// functionName is a name a shell function may have.
+var functionName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // unused lists the indexes of stubs no command used.
 func (s *stubs) unused() []int {

@@ -165,7 +165,7 @@ func (c *compiler) compile(n *yaml.Node, start int, src string) *vm.Program {
 	// expression of the config)
 	if _, taken := c.env[EnvName]; c.opts.Env != nil && !taken && strings.Contains(src, EnvName) {
 		reader = &envReader{lookup: c.opts.Env, bare: map[*ast.IdentifierNode]bool{}}
-		p, err = expr.Compile(src, expr.Env(c.env), expr.Optimize(true), expr.Patch(reader))
+		p, err = expr.Compile(src, append([]expr.Option{expr.Env(c.env), expr.Optimize(true), expr.Patch(reader)}, functions...)...)
 	} else {
 		p, err = compileShared(src, c.env)
 	}

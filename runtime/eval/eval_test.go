@@ -153,3 +153,19 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestObjects(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      any
+	}{
+		{"a computed key", `"${{ {(args.name): args.limit} }}"`, map[string]any{"Ann": int64(5)}},
+		{"fromPairs has text keys", `"${{ fromPairs([[args.name, 1], [2, true]]) }}"`, map[string]any{"Ann": 1, "2": true}},
+		{"merge, the later winning", `"${{ merge({a: 1, b: 1}, {b: 2}, args.opt) }}"`, map[string]any{"a": 1, "b": 2}},
+		{"merge reads the result's keys", `"${{ merge({a: 1}, {b: 2}).b }}"`, 2},
+		{"a mapping leaves out a key whose expression yields nothing", `{a: "${{ args.opt }}"}`, map[string]any{}},
+		{"an object literal keeps it as null", `"${{ {a: args.opt} }}"`, map[string]any{"a": nil}},
+	} {
+		t.Run(tt.name, func(t *testing.T) { checkEval(t, tt.src, Options{}, tt.want) })
+	}
+}

@@ -58,3 +58,23 @@ func inertNode(n ast.Node) bool {
 	}
 	return false
 }
+
+// Path returns the names v only looks up when it is exactly one ${{
+// expression }} reading a path, as ["args", "namespace"] for `${{
+// args.namespace }}`; nil otherwise.
+func (v *Value) Path() []string {
+	if v.prog == nil {
+		return nil
+	}
+	return v.path
+}
+
+// Prefixed returns the text before v's expression when v is text followed
+// by exactly one ${{ expression }}, with nothing after it, as "--name="
+// in `--name=${{ args.name }}`.
+func (v *Value) Prefixed() (string, bool) {
+	if len(v.parts) != 2 || v.parts[0].prog != nil || v.parts[1].prog == nil {
+		return "", false
+	}
+	return v.parts[0].text, true
+}

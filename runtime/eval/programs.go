@@ -36,13 +36,13 @@ const maxPrograms = 50_000
 func compileShared(src string, env types.Map) (*vm.Program, error) {
 	shape, ok := envShape(env)
 	if !ok {
-		return expr.Compile(src, expr.Env(env), expr.Optimize(true))
+		return expr.Compile(src, options(env)...)
 	}
 	key := src + "\x00" + shape
 	if p, ok := programs.m.Load(key); ok {
 		return p.(*vm.Program), nil
 	}
-	p, err := expr.Compile(src, expr.Env(env), expr.Optimize(true))
+	p, err := expr.Compile(src, options(env)...)
 	if err == nil && programs.n.Load() < maxPrograms {
 		if _, loaded := programs.m.LoadOrStore(key, p); !loaded {
 			programs.n.Add(1)
@@ -103,4 +103,9 @@ func typeID(t types.Type) (int64, bool) {
 	}
 	id, _ := typeIDs.LoadOrStore(t, lastID.Add(1))
 	return id.(int64), true
+}
+
+// options are the compile options of an expression over env.
+func options(env types.Map) []expr.Option {
+	return append([]expr.Option{expr.Env(env), expr.Optimize(true)}, functions...)
 }

@@ -231,6 +231,8 @@ func syntaxHint(f fault, lines []string) string {
 	switch {
 	case inExpr && strings.Contains(f.context, "flow"):
 		return `inside [ ] or { }, quote an expression: "${{ … }}"`
+	case strings.Contains(f.context, "flow") && flowPlainTrouble.MatchString(unquoted(text)):
+		return `inside [ ] or { }, quote a value holding "?" or "[": {url: "/x?page=2"}, {"items[0].id": 7}`
 	case inExpr && strings.HasPrefix(f.msg, "did not find expected key"):
 		return quoteExpr
 	case strings.HasPrefix(f.msg, "mapping values are not allowed"):
@@ -253,6 +255,18 @@ func syntaxHint(f fault, lines []string) string {
 	}
 	return ""
 }
+
+// flowPlainTrouble finds what yaml.v3 cannot read in a plain value inside
+// [ ] or { }: a "?" after other characters (/x?page=2), or a "[" right after
+// a name (items[0]).
+var flowPlainTrouble = regexp.MustCompile(`[^\s{\[,:]\?|\w\[`)
+
+// unquoted is text without its quoted strings.
+func unquoted(text string) string {
+	return quotedRE.ReplaceAllString(text, `""`)
+}
+
+var quotedRE = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'`)
 
 // quoteExpr is the hint for an unquoted expression holding ": ".
 const quoteExpr = `the ": " inside ${{ }} ends the value: quote the whole value, as in key: '${{ a ? b : c }}'`

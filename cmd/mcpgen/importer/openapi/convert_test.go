@@ -315,7 +315,7 @@ paths:
 method: POST
 path: /a/${{ args.id }}
 headers:
-  X-Trace: ${{ args.X_Trace }}
+  X-Trace: ${{ args.x_trace }}
   id: ${{ args.header_id }}
 body:
   json:

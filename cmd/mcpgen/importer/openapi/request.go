@@ -98,7 +98,11 @@ func parameters(o *Operation) map[string]*openapi3.Parameter {
 // add declares the argument of parameter p and returns the expression
 // reading it.
 func (r *request) add(b *builder, p *openapi3.Parameter, required bool) string {
-	name := r.argFor(argName(p.Name), p.In)
+	base := argName(p.Name)
+	if p.In == "header" {
+		base = strings.ToLower(base) // If-None-Match reads as if_none_match
+	}
+	name := r.argFor(base, p.In)
 	s := b.schemas.convert(paramSchema(p), nil)
 	if p.Description != "" {
 		describe(s, p.Description)

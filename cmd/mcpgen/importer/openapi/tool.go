@@ -25,8 +25,18 @@ func (b *builder) tool(o *Operation) *Tool {
 		set(n, "tags", tags)
 	}
 	set(n, "input_schema", r.schema)
-	if out := b.outputSchema(o.op); out != nil {
+	page := b.pagination(o, r)
+	if out := b.outputSchema(o.op); out != nil && page == nil { // pages joined are {items, pages}
 		set(n, "output_schema", out)
+	}
+	if notModified(o.op) {
+		ok := sequence()
+		ok.Style = yaml.FlowStyle
+		ok.Content = []*yaml.Node{str("200-299"), str("304")}
+		set(r.handler, "success", ok)
+	}
+	if page != nil {
+		set(r.handler, "pagination", page)
 	}
 	set(n, "annotations", annotations(o.Method))
 	set(n, "handler", r.handler)
