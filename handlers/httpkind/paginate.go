@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/httpkind/weblink"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/spec"
 	"gopkg.in/yaml.v3"
@@ -116,7 +117,7 @@ func hasKey(m *yaml.Node, key string) bool {
 // when there is none).
 func (pg *pager) nextOf(vars map[string]any, resp *response) (any, string, error) {
 	if pg.link != "" {
-		next := linkTarget(resp.header, pg.link, resp.url)
+		next := weblink.Target(resp.header, pg.link, resp.url)
 		return next, next, nil
 	}
 	x, err := pg.next.Eval(vars)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/httpkind/apierror"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -169,7 +170,7 @@ func summarize(body any) string {
 	case string:
 		return clip(spaceRE.ReplaceAllString(tagRE.ReplaceAllString(b, " "), " "))
 	case map[string]any:
-		if s := errorSummary(b); s != "" {
+		if s := apierror.Summary(b); s != "" {
 			return clipTo(s, maxDetailed)
 		}
 	}

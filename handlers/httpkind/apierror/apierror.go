@@ -1,4 +1,7 @@
-package httpkind
+// Package apierror reads what an API's JSON error body says: its message
+// and what was wrong with which field, in the shapes real APIs use
+// (GitHub, RFC 9457 problem details, JSON:API, FastAPI).
+package apierror
 
 import (
 	"slices"
@@ -23,10 +26,10 @@ var (
 		"parameter", "source"}
 )
 
-// errorSummary is the message of a JSON error body followed by what it
+// Summary is the message of a JSON error body followed by what it
 // says of each field: "Validation Failed; title: missing_field;
 // age: must be a positive integer". Empty when it finds neither.
-func errorSummary(m map[string]any) string {
+func Summary(m map[string]any) string {
 	main := topMessage(m)
 	items := fieldErrors(m)
 	switch {
@@ -48,7 +51,7 @@ func topMessage(m map[string]any) string {
 				return v
 			}
 		case map[string]any:
-			if s := errorSummary(v); s != "" {
+			if s := Summary(v); s != "" {
 				return s
 			}
 		case []any:
