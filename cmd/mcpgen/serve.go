@@ -55,8 +55,8 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
 	}
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
-	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless},
-		sel, false, std.err)
+	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless,
+		LazySchemas: true}, sel, false, std.err)
 	if selErr != nil {
 		return usageError(std.err, "serve", selErr.Error())
 	}
@@ -65,6 +65,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	defer rl.Close()
 	srv := rl.Server()
+	go checkSchemas(srv, logger)
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	reloadOn(watchCtx, rl, *watch)
@@ -123,6 +124,15 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 		return exitError
 	}
 	return exitOK
+}
+
+// checkSchemas compiles the schemas the build left for their first use
+// and logs the ones that do not compile, which `validate` reports as errors
+// and calls of their tools would fail on.
+func checkSchemas(srv *runtime.Server, logger *slog.Logger) {
+	for _, err := range srv.Plan().Schemas.CompileAll() {
+		logger.Error("a tool's schema does not compile; its calls fail until it is fixed (mcpgen validate shows where)", "err", err)
+	}
 }
 
 // isTerminal reports whether r is a terminal: a person ran serve by hand.

@@ -76,6 +76,13 @@ type Options struct {
 	// Slots holds the concurrency limits of tools and backends; nil keeps
 	// them in memory (bulkhead.NewMemory), right for one replica.
 	Slots bulkhead.Slots
+	// LazySchemas compiles the JSON Schemas a config gives verbatim
+	// (input_schema, output_schema) when they are first used rather than
+	// while building: a server of a thousand imported operations answers
+	// initialize without compiling a thousand schemas first. What would fail
+	// then fails the call instead; `validate` builds without it and reports
+	// every error, and Plan.CheckSchemas reports them afterwards.
+	LazySchemas bool
 }
 
 // builder turns loaded files into a Plan, collecting diagnostics.
@@ -122,6 +129,8 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	}
 	b := &builder{opts: opts, plan: newPlan(opts.Logger), backends: map[string]*backendEntry{},
 		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
+	b.schemas.Lazy = opts.LazySchemas
+	b.plan.Schemas = b.schemas
 	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
 	b.plan.Redact = b.redact
 	if opts.RateLimiter != nil {

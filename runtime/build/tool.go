@@ -166,7 +166,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	tl.Def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: in.Raw(), Annotations: annotations(t), Icons: icons, Meta: app}
-	if rs, ok := tl.Handler.(handlers.ResultShaper); ok && tl.Out != nil {
+	if rs, ok := tl.Handler.(handlers.ResultShaper); ok && tl.Out != nil && !b.opts.LazySchemas {
 		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.Out.Doc())
 	}
 	if h, ok := tl.Handler.(handlers.Hinter); ok {
@@ -394,6 +394,9 @@ func (b *builder) checkDefaults(f *load.File, path string, t *spec.Tool, in *inp
 			}
 		}
 		return
+	}
+	if b.opts.LazySchemas {
+		return // checking them compiles the schema; validate does
 	}
 	for _, p := range in.DefaultProblems() {
 		b.errorf(f, path+".input_schema.properties."+p.Name+".default", "the default is not a valid value: %s", p.Msg)

@@ -43,7 +43,7 @@ func (a *Args) Schema() *Schema { return a.schema }
 
 // fills reads, once, what Decode applies on every call.
 func fills(s *Schema) []fill {
-	props, _ := s.doc["properties"].(map[string]any)
+	props, _ := s.Doc()["properties"].(map[string]any)
 	var out []fill
 	for name, p := range props {
 		p, _ := p.(map[string]any)
