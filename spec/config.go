@@ -97,6 +97,9 @@ type Server struct {
 	// MaxResult caps the text of every tool's result that sets no
 	// `max_result` of its own. Defaults to 1MiB.
 	MaxResult Size `yaml:"max_result,omitempty"`
+	// Budget bounds what the server costs a model's context, in tokens:
+	// `mcpgen validate` counts what a client loads and reports going over.
+	Budget *Budget `yaml:"budget,omitempty"`
 	// State selects where replicas share their state (Redis); without it
 	// every process keeps its own in memory.
 	State *State `yaml:"state,omitempty" mcpgen:"server"`
@@ -120,4 +123,20 @@ type Handler struct {
 	Concurrency *Concurrency `yaml:"-"`
 	// Body holds the kind-specific settings, decoded by the kind itself.
 	Body Node `yaml:"-"`
+}
+
+// Budget bounds the tokens a client's model reads before it calls anything:
+// the tools/list answer (each tool's name, title, description and schemas),
+// prompts and resource templates. `mcpgen validate` counts them with the
+// o200k_base encoding (GPT-4o and later; other models' tokenizers count a
+// few percent differently) and reports what goes over; `mcpgen validate
+// --costs` prints the table.
+type Budget struct {
+	// ToolsListTokens bounds the whole tools/list answer.
+	ToolsListTokens int `yaml:"tools_list_tokens,omitempty" jsonschema:"minimum=1"`
+	// ToolTokens bounds any one tool as tools/list sends it.
+	ToolTokens int `yaml:"tool_tokens,omitempty" jsonschema:"minimum=1"`
+	// Severity of going over the budget: `warning` (the default) or
+	// `error`, which makes `validate` fail.
+	Severity string `yaml:"severity,omitempty" jsonschema:"enum=warning,enum=error"`
 }

@@ -83,6 +83,9 @@ type Options struct {
 	// then fails the call instead; `validate` builds without it and reports
 	// every error, and Plan.CheckSchemas reports them afterwards.
 	LazySchemas bool
+	// CountTokens counts the tokens of what clients list (Plan.Costs) even
+	// when the config sets no server.budget (validate --costs).
+	CountTokens bool
 }
 
 // builder turns loaded files into a Plan, collecting diagnostics.
@@ -108,6 +111,8 @@ type builder struct {
 	// serverMaxResult is server.max_result, the tools' default cap
 	serverMaxResult spec.Size
 	redis           *spec.RedisState // server.state.redis, once checked
+	toolAt          map[string]toolPlace // where each tool is written
+	budget          *budgetAt            // server.budget, once checked
 }
 
 type backendEntry struct {
@@ -128,7 +133,8 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, plan: newPlan(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
+		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet(),
+		toolAt: map[string]toolPlace{}}
 	b.schemas.Lazy = opts.LazySchemas
 	b.plan.Schemas = b.schemas
 	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
@@ -159,6 +165,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	b.checkOffers()
 	b.statelessKey(files)
 	b.expose(files)
+	b.costs()
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *mask.NewRedactor(secrets.Credentials())
@@ -254,6 +261,7 @@ func (b *builder) server(f *load.File) {
 	}
 	b.taskOptions(f, s.Tasks)
 	b.serverMaxResult = s.MaxResult
+	b.checkBudget(f, s.Budget)
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
 		b.plan.Limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)

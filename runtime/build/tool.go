@@ -50,7 +50,10 @@ func nameOf(name, punct string) bool {
 func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
 	for _, tl := range entries(b, f, "tools", "empty tool", f.Config.Tools,
-		func(i int, path string, t *spec.Tool) *plan.Tool { return b.tool(f, path, t, ahead[i]) }) {
+		func(i int, path string, t *spec.Tool) *plan.Tool {
+			b.toolAt[t.Name] = toolPlace{f, path}
+			return b.tool(f, path, t, ahead[i])
+		}) {
 		b.plan.Tools = append(b.plan.Tools, tl)
 		b.plan.ToolIndex[tl.Def.Name] = tl
 	}

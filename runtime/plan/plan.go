@@ -41,6 +41,9 @@ type Plan struct {
 	// Schemas compiled the tools' schemas; with build's LazySchemas,
 	// Schemas.CompileAll compiles the ones not used yet.
 	Schemas *input.Compiler
+	// Costs are the tokens of what clients list, when the build counted
+	// them (build.Options.CountTokens or server.budget); nil otherwise.
+	Costs *Costs
 	Closers []io.Closer
 	Redact  *mask.Redactor
 	Mask    *mask.Masker // credentials, hidden in results; nil for none
