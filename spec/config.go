@@ -100,6 +100,11 @@ type Server struct {
 	// Budget bounds what the server costs a model's context, in tokens:
 	// `mcpgen validate` counts what a client loads and reports going over.
 	Budget *Budget `yaml:"budget,omitempty"`
+	// Lint sets the severity of `mcpgen validate`'s checks of what a model
+	// reads (tool descriptions, argument descriptions, names, schemas), by
+	// rule name: `warning` (each rule's default), `error` or `off`. The
+	// rules are listed under "Description lint" in the README.
+	Lint map[string]string `yaml:"lint,omitempty"`
 	// State selects where replicas share their state (Redis); without it
 	// every process keeps its own in memory.
 	State *State `yaml:"state,omitempty" mcpgen:"server"`

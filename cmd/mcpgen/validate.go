@@ -34,7 +34,7 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", *format))
 	}
 	srv, ds := compile(files, load.Options{SkipEnv: *skipEnv},
-		runtime.BuildOptions{Registry: builtin.Registry(), CountTokens: *costs})
+		runtime.BuildOptions{Registry: builtin.Registry(), CountTokens: *costs, Lint: true})
 	if srv != nil {
 		defer srv.Close()
 		if *connect {

@@ -86,6 +86,8 @@ type Options struct {
 	// CountTokens counts the tokens of what clients list (Plan.Costs) even
 	// when the config sets no server.budget (validate --costs).
 	CountTokens bool
+	// Lint runs the description lint (LintRules) over the tools (validate).
+	Lint bool
 }
 
 // builder turns loaded files into a Plan, collecting diagnostics.
@@ -110,9 +112,10 @@ type builder struct {
 	stateKeySet   bool // server.request_state.key is set
 	// serverMaxResult is server.max_result, the tools' default cap
 	serverMaxResult spec.Size
-	redis           *spec.RedisState // server.state.redis, once checked
+	redis           *spec.RedisState     // server.state.redis, once checked
 	toolAt          map[string]toolPlace // where each tool is written
 	budget          *budgetAt            // server.budget, once checked
+	lintLevels      map[string]string    // server.lint
 }
 
 type backendEntry struct {
@@ -166,6 +169,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	b.statelessKey(files)
 	b.expose(files)
 	b.costs()
+	b.lint()
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *mask.NewRedactor(secrets.Credentials())
@@ -262,6 +266,7 @@ func (b *builder) server(f *load.File) {
 	b.taskOptions(f, s.Tasks)
 	b.serverMaxResult = s.MaxResult
 	b.checkBudget(f, s.Budget)
+	b.checkLint(f, s.Lint)
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
 		b.plan.Limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)

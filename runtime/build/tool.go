@@ -51,7 +51,7 @@ func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
 	for _, tl := range entries(b, f, "tools", "empty tool", f.Config.Tools,
 		func(i int, path string, t *spec.Tool) *plan.Tool {
-			b.toolAt[t.Name] = toolPlace{f, path}
+			b.toolAt[t.Name] = toolPlace{f, path, t}
 			return b.tool(f, path, t, ahead[i])
 		}) {
 		b.plan.Tools = append(b.plan.Tools, tl)

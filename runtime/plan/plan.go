@@ -43,7 +43,7 @@ type Plan struct {
 	Schemas *input.Compiler
 	// Costs are the tokens of what clients list, when the build counted
 	// them (build.Options.CountTokens or server.budget); nil otherwise.
-	Costs *Costs
+	Costs   *Costs
 	Closers []io.Closer
 	Redact  *mask.Redactor
 	Mask    *mask.Masker // credentials, hidden in results; nil for none
