@@ -105,6 +105,13 @@ type Server struct {
 	// rule name: `warning` (each rule's default), `error` or `off`. The
 	// rules are listed under "Description lint" in the README.
 	Lint map[string]string `yaml:"lint,omitempty"`
+	// ToolSearch serves, instead of every tool, three tools that find
+	// them: `search_tools` (ranks the tools for what the model wants to
+	// do), `describe_tools` (their schemas) and `call_tool` (calls one, with
+	// every check of a direct call). Tools marked `always` are listed too,
+	// and any tool can still be called by name. `mcpgen serve --tool-search`
+	// turns it on for a run.
+	ToolSearch *ToolSearch `yaml:"tool_search,omitempty"`
 	// State selects where replicas share their state (Redis); without it
 	// every process keeps its own in memory.
 	State *State `yaml:"state,omitempty" mcpgen:"server"`
@@ -144,4 +151,10 @@ type Budget struct {
 	// Severity of going over the budget: `warning` (the default) or
 	// `error`, which makes `validate` fail.
 	Severity string `yaml:"severity,omitempty" jsonschema:"enum=warning,enum=error"`
+}
+
+// ToolSearch lets a model find tools rather than load them all.
+type ToolSearch struct {
+	// Enabled turns tool search on.
+	Enabled bool `yaml:"enabled"`
 }

@@ -17,13 +17,14 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--toolset NAME] [--tools NAMES] [--tags TAGS] [--watch] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--toolset NAME] [--tools NAMES] [--tags TAGS] [--watch] [--tool-search] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
 	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
 	format := fs.String("log-format", "text", "operator log format on stderr: text (key=value) or json (one object a line)")
 	metricsAddr := fs.String("metrics-addr", "", "also serve /metrics, /readyz and /healthz at ADDR (e.g. 127.0.0.1:9090), beside stdio or apart from the MCP port")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
 	onStdio := fs.Bool("stdio", false, "serve on stdio even when the config sets server.http, as a desktop client that launches mcpgen needs")
 	stateless := fs.Bool("stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
+	toolSearch := fs.Bool("tool-search", false, "serve search_tools, describe_tools and call_tool instead of the full tool list (as server.tool_search does)")
 	watch := fs.Bool("watch", false, "reload the config when its files change (SIGHUP reloads it always); clients are told what changed")
 	var tlsFiles transport.HTTPOptions
 	fs.StringVar(&tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
@@ -56,7 +57,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
 	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless,
-		LazySchemas: true}, sel, false, std.err)
+		LazySchemas: true, ToolSearch: *toolSearch}, sel, false, std.err)
 	if selErr != nil {
 		return usageError(std.err, "serve", selErr.Error())
 	}

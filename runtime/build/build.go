@@ -86,6 +86,9 @@ type Options struct {
 	// CountTokens counts the tokens of what clients list (Plan.Costs) even
 	// when the config sets no server.budget (validate --costs).
 	CountTokens bool
+	// ToolSearch serves the search tools instead of the full list, as
+	// server.tool_search does (serve --tool-search).
+	ToolSearch bool
 	// Lint runs the description lint (LintRules) over the tools (validate).
 	Lint bool
 }
@@ -139,6 +142,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet(),
 		toolAt: map[string]toolPlace{}}
 	b.schemas.Lazy = opts.LazySchemas
+	b.plan.ToolSearch = opts.ToolSearch
 	b.plan.Schemas = b.schemas
 	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
 	b.plan.Redact = b.redact
@@ -267,6 +271,9 @@ func (b *builder) server(f *load.File) {
 	b.serverMaxResult = s.MaxResult
 	b.checkBudget(f, s.Budget)
 	b.checkLint(f, s.Lint)
+	if s.ToolSearch != nil && s.ToolSearch.Enabled {
+		b.plan.ToolSearch = true
+	}
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
 		b.plan.Limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
@@ -731,5 +738,5 @@ func newPlan(logger *slog.Logger) *plan.Plan {
 	index := map[string]*plan.Tool{} // the same map until Select narrows ToolIndex
 	return &plan.Plan{Info: plan.Info{Name: "mcpgen", Version: "0.0.0"}, Logger: logger, ToolIndex: index, AllTools: index,
 		Backends: map[string]any{}, Identity: identity.New(), LogLevels: &loglevel.Sessions{}, Carry: map[string]*plan.Carried{},
-		Limits: limits.NewSet(), Obs: &observe.Observer{}}
+		Limits: limits.NewSet(), Obs: &observe.Observer{}, Search: &plan.SearchIndex{}}
 }

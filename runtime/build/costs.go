@@ -64,7 +64,7 @@ func (b *builder) overBudget(c *plan.Costs) {
 	if bg.Severity == "error" {
 		sev = load.Error
 	}
-	hint := "shorten descriptions and schemas (mcpgen validate --costs lists the largest), serve fewer tools (toolsets, tags)"
+	hint := "shorten descriptions and schemas (mcpgen validate --costs lists the largest), serve fewer tools (toolsets, tags) or let clients search them (server.tool_search)"
 	if bg.ToolTokens > 0 {
 		for _, tc := range c.Tools {
 			if at, ok := b.toolAt[tc.Name]; ok && tc.Tokens > bg.ToolTokens {

@@ -178,6 +178,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if tl.Out != nil {
 		tl.Def.OutputSchema = tl.Out.Raw()
 	}
+	tl.Tags, tl.Always = t.Tags, t.Always
 	tl.Slots = b.concurrency(f, path+".concurrency", t.Concurrency)
 	tl.Cache = b.toolCache(f, path+".cache", t, tl)
 	taskSupport(tl, t.Task)
