@@ -26,9 +26,9 @@ func printCosts(std stdio, c *plan.Costs) {
 		fmt.Fprintf(w, "%d\t%s\t\n", tc.Tokens, tc.Name)
 	}
 	if len(top) > costsTop {
-		fmt.Fprintf(w, "%d\t(%d more tools)\t\n", c.ToolsList-sumOf(top[:costsTop]), len(top)-costsTop)
+		fmt.Fprintf(w, "%d\t(%d more tools)\t\n", sumOf(top[costsTop:]), len(top)-costsTop)
 	}
-	fmt.Fprintf(w, "%d\ttools/list (%d tools)\t\n", c.ToolsList, len(c.Tools))
+	fmt.Fprintf(w, "%d\ttools/list (%d tools)\t\n", c.ToolsList, c.Listed)
 	fmt.Fprintf(w, "%d\tprompts/list (%d prompts)\t\n", c.PromptsList, len(c.Prompts))
 	fmt.Fprintf(w, "%d\tresources/templates/list (%d templates)\t\n", c.TemplatesList, len(c.Templates))
 	fmt.Fprintf(w, "%d\ttotal\t\n", c.Total())

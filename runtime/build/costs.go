@@ -10,6 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/plan"
+	"github.com/mcpgen/mcpgen/runtime/toolsearch"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -50,6 +51,27 @@ func (b *builder) costs() {
 	c.Prompts = countAll(b.plan.Prompts, func(p *plan.Prompt) (string, int) { return p.Def.Name, jsonTokens(p.Def) })
 	c.Templates = countAll(b.plan.Templates, func(r *plan.Resource) (string, int) { return r.Tmpl.Name, jsonTokens(r.Tmpl) })
 	c.ToolsList, c.PromptsList, c.TemplatesList = sum(c.Tools), sum(c.Prompts), sum(c.Templates)
+	if b.plan.ToolSearch {
+		// tools/list lists the search tools and the tools marked always
+		c.ToolsList = 0
+		for _, d := range toolsearch.Tools {
+			c.ToolsList += jsonTokens(d)
+		}
+		for i, t := range b.plan.Tools {
+			if t.Always {
+				c.ToolsList += c.Tools[i].Tokens
+			}
+		}
+	}
+	c.Listed = len(c.Tools)
+	if b.plan.ToolSearch {
+		c.Listed = len(toolsearch.Tools)
+		for _, t := range b.plan.Tools {
+			if t.Always {
+				c.Listed++
+			}
+		}
+	}
 	b.plan.Costs = c
 	b.overBudget(c)
 }
@@ -75,7 +97,7 @@ func (b *builder) overBudget(c *plan.Costs) {
 	}
 	if bg.ToolsListTokens > 0 && c.ToolsList > bg.ToolsListTokens {
 		b.diag(b.budget.f, sev, "server.budget.tools_list_tokens", fmt.Sprintf("tools/list costs %d tokens (%s, %d tools), over server.budget.tools_list_tokens %d",
-			c.ToolsList, c.Encoding, len(c.Tools), bg.ToolsListTokens), hint)
+			c.ToolsList, c.Encoding, c.Listed, bg.ToolsListTokens), hint)
 	}
 }
 

@@ -11,8 +11,11 @@ type Costs struct {
 	// Prompts and Templates hold each prompt's and resource template's
 	// tokens as prompts/list and resources/templates/list send them.
 	Prompts, Templates []Cost
-	// ToolsList, PromptsList and TemplatesList are the sums.
+	// ToolsList, PromptsList and TemplatesList are the sums of what the
+	// lists send: with tool search, tools/list sends the search tools and
+	// the tools marked always, Listed of them.
 	ToolsList, PromptsList, TemplatesList int
+	Listed                                int
 }
 
 // Cost is the tokens of one thing a client lists.
