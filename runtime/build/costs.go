@@ -72,6 +72,9 @@ func (b *builder) costs() {
 			}
 		}
 	}
+	if b.budget != nil {
+		c.BudgetToolsList, c.BudgetTool = b.budget.b.ToolsListTokens, b.budget.b.ToolTokens
+	}
 	b.plan.Costs = c
 	b.overBudget(c)
 }

@@ -16,6 +16,8 @@ type Costs struct {
 	// the tools marked always, Listed of them.
 	ToolsList, PromptsList, TemplatesList int
 	Listed                                int
+	// BudgetToolsList and BudgetTool are server.budget's limits; 0: none.
+	BudgetToolsList, BudgetTool int
 }
 
 // Cost is the tokens of one thing a client lists.
