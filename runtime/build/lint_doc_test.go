@@ -14,7 +14,7 @@ func TestLintRulesDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, section, _ := strings.Cut(string(data), "### Description lint\n")
-	section, _, _ = strings.Cut(section, "\n## ")
+	section, _, _ = strings.Cut(section, "\n#")
 	var rows []string
 	for _, line := range strings.Split(section, "\n") {
 		if strings.HasPrefix(line, "| `") {
