@@ -168,6 +168,9 @@ func (s *Server) wrap(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 	h = s.callerMiddleware(h) // outside the others: they see the caller
 	h = s.observeMiddleware(h)
+	if s.plan.ToolSearch && len(s.plan.Tools) > 0 {
+		h = s.searchMiddleware(h) // outside all: call_tool goes through them
+	}
 	if s.plan.Tasks != nil {
 		h = taskwire.Discover(h)
 	}

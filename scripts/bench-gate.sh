@@ -5,7 +5,9 @@
 # run where times are not, so this catches a change that undoes the work on
 # speed without failing on a busy machine. It also prints, without judging
 # them, the time figures of issue 13: validate of 1,000 tools and the config
-# work per tool of BenchmarkStartupInProcess.
+# work per tool of BenchmarkStartupInProcess; and those of a real API at
+# scale, the GitHub REST config (runtime/testdata/github-rest.yaml.gz):
+# validate's time and peak memory, serve's time to answer initialize.
 #
 #   scripts/bench-gate.sh            # check
 #   scripts/bench-gate.sh -update    # rewrite the baseline from this run
@@ -25,6 +27,8 @@ run ./runtime '^BenchmarkCallInMemory$' 2000x
 run ./runtime/transport '^BenchmarkHTTPCalls$/^mcpgen/' 2000x
 run ./handlers/sqlkind '^BenchmarkOneRow$' 1000x
 run ./cmd/mcpgen '^BenchmarkStartupInProcess$' 20x
+run ./cmd/mcpgen '^BenchmarkCompileGitHub$' 1x
+run ./cmd/mcpgen '^Benchmark(Validate|Initialize)GitHub$' 3x
 
 # name allocs/op B/op, the -2 (GOMAXPROCS) suffix dropped
 current=$(awk '{name=$1; sub(/-[0-9]+$/, "", name); a=b=""; for (i=2; i<=NF; i++) { if ($i=="allocs/op") a=$(i-1); if ($i=="B/op") b=$(i-1) } print name, a, b}' "$out")
@@ -50,6 +54,14 @@ done <"$baseline"
 
 # The time figures, for the log only: times on a shared machine are noise.
 grep '^BenchmarkStartupInProcess' "$out" | awk '{printf "info: config work per tool, in process: %.1f µs (of a 200-tool config; target ≤ 50)\n", $3/200/1000}'
+grep '^BenchmarkValidateGitHub' "$out" | awk '{for (i=2; i<=NF; i++) { if ($i=="ms-median") t=$(i-1); if ($i=="MB-peak") m=$(i-1) } printf "info: validate of GitHub REST (1,223 tools): %d ms wall, median of 3 (target ≤ 3000); peak %d MB (target ≤ 300)\n", t, m}'
+grep '^BenchmarkInitializeGitHub' "$out" | awk '{for (i=2; i<=NF; i++) { if ($i=="ms-median") t=$(i-1); if ($i=="tools/list-bytes") n=$(i-1) } printf "info: serve of GitHub REST answers initialize after %d ms, median of 3 (target ≤ 1000); tools/list %d bytes\n", t, n}'
+# Peak memory is steady from run to run: past 1.5 times the goal fails.
+peak=$(grep '^BenchmarkValidateGitHub' "$out" | awk '{for (i=2; i<=NF; i++) if ($i=="MB-peak") print int($(i-1))}')
+if [[ -z $peak || $peak -gt 450 ]]; then
+  echo "FAIL validate of GitHub REST: peak ${peak:-?} MB (more than 450)"
+  status=1
+fi
 cfg=$(mktemp -d)
 go build -o "$cfg/mcpgen" ./cmd/mcpgen
 { printf 'version: 1\ntools:\n'; for ((i = 0; i < 1000; i++)); do

@@ -100,6 +100,21 @@ type Server struct {
 	// MaxResult caps the text of every tool's result that sets no
 	// `max_result` of its own. Defaults to 1MiB.
 	MaxResult Size `yaml:"max_result,omitempty"`
+	// Budget bounds what the server costs a model's context, in tokens:
+	// `mcpgen validate` counts what a client loads and reports going over.
+	Budget *Budget `yaml:"budget,omitempty"`
+	// Lint sets the severity of `mcpgen validate`'s checks of what a model
+	// reads (tool descriptions, argument descriptions, names, schemas), by
+	// rule name: `warning` (each rule's default), `error` or `off`. The
+	// rules are listed under "Description lint" in the README.
+	Lint map[string]string `yaml:"lint,omitempty"`
+	// ToolSearch serves, instead of every tool, three tools that find
+	// them: `search_tools` (ranks the tools for what the model wants to
+	// do), `describe_tools` (their schemas) and `call_tool` (calls one, with
+	// every check of a direct call). Tools marked `always` are listed too,
+	// and any tool can still be called by name. `mcpgen serve --tool-search`
+	// turns it on for a run.
+	ToolSearch *ToolSearch `yaml:"tool_search,omitempty"`
 	// State selects where replicas share their state (Redis); without it
 	// every process keeps its own in memory.
 	State *State `yaml:"state,omitempty" mcpgen:"server"`
@@ -123,4 +138,26 @@ type Handler struct {
 	Concurrency *Concurrency `yaml:"-"`
 	// Body holds the kind-specific settings, decoded by the kind itself.
 	Body Node `yaml:"-"`
+}
+
+// Budget bounds the tokens a client's model reads before it calls anything:
+// the tools/list answer (each tool's name, title, description and schemas),
+// prompts and resource templates. `mcpgen validate` counts them with the
+// o200k_base encoding (GPT-4o and later; other models' tokenizers count a
+// few percent differently) and reports what goes over; `mcpgen validate
+// --costs` prints the table.
+type Budget struct {
+	// ToolsListTokens bounds the whole tools/list answer.
+	ToolsListTokens int `yaml:"tools_list_tokens,omitempty" jsonschema:"minimum=1"`
+	// ToolTokens bounds any one tool as tools/list sends it.
+	ToolTokens int `yaml:"tool_tokens,omitempty" jsonschema:"minimum=1"`
+	// Severity of going over the budget: `warning` (the default) or
+	// `error`, which makes `validate` fail.
+	Severity string `yaml:"severity,omitempty" jsonschema:"enum=warning,enum=error"`
+}
+
+// ToolSearch lets a model find tools rather than load them all.
+type ToolSearch struct {
+	// Enabled turns tool search on.
+	Enabled bool `yaml:"enabled"`
 }

@@ -63,6 +63,9 @@ type Tool struct {
 	// toolset, serve only the tools carrying one of the tags named. Letters,
 	// digits, '_', '-', '.' and ':', up to 64 characters.
 	Tags []string `yaml:"tags,omitempty"`
+	// Always lists the tool in tools/list even when server.tool_search
+	// serves the search tools instead of the others.
+	Always bool `yaml:"always,omitempty"`
 	// Scopes a caller must have been granted to see and call the tool over
 	// authenticated HTTP (`server.http.auth`). A caller without them does not
 	// find the tool in tools/list, and calling it anyway is refused.

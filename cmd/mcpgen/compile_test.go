@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -33,5 +35,35 @@ func TestCompileRestoresGC(t *testing.T) {
 		if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 			t.Errorf("%s: memory limit %d after compile, want %d", filepath.Base(file), got, int64(1<<40))
 		}
+	}
+}
+
+// TestHoldGCAfterFirstCollection: the collector held back for a build comes
+// back on (at compileGCPercent, under the usual memory limit) after the
+// first collection, which only a build past compileMemoryLimit brings
+// about; otherwise it would run without end at the limit. The settings are
+// the caller's again once the build is done, whatever the finalizer does.
+func TestHoldGCAfterFirstCollection(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
+	restore := holdGC()
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GC percent while held = %d, want -1", got)
+	}
+	goruntime.GC() // the sentinel becomes unreachable; its finalizer runs after
+	deadline := time.Now().Add(5 * time.Second)
+	for debug.SetGCPercent(-1) != compileGCPercent {
+		if time.Now().After(deadline) {
+			t.Fatal("the collector was not turned back on after a collection")
+		}
+		goruntime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
+		t.Errorf("memory limit after the first collection = %d, want the caller's", got)
+	}
+	restore()
+	if got := debug.SetGCPercent(-1); got != 150 {
+		t.Errorf("GC percent after the build = %d, want 150", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/devpage"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
+	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reload"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
@@ -44,7 +45,7 @@ func runDev(ctx context.Context, args []string, std stdio) int {
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
 	var dev *devpage.Dev
 	rl, ds := reload.Start(reload.Options{Paths: files, Logger: logger, Metrics: obs.Metrics, Compile: compile,
-		Build: runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs},
+		Build: runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, CountTokens: true},
 		OnBuild: func(ds load.Diagnostics, ok bool) {
 			if dev != nil {
 				dev.Built(ds, ok)
@@ -56,6 +57,7 @@ func runDev(ctx context.Context, args []string, std stdio) int {
 	defer rl.Close()
 	srv := rl.Server()
 	dev = devpage.Register(srv.MCP(), srv)
+	dev.CostsFrom(func() *devpage.Costs { return devCosts(rl.Server().Plan().Costs) })
 	dev.Built(ds, ds.Errors() == 0)
 	return serveDev(ctx, rl, dev, *addr, std, logger)
 }
@@ -93,4 +95,17 @@ func serveDev(ctx context.Context, rl *reload.Reloader, _ *devpage.Dev, addr str
 		logger.Warn("shutting down", "err", err)
 	}
 	return exitOK
+}
+
+// devCosts is what the page shows of the costs.
+func devCosts(c *plan.Costs) *devpage.Costs {
+	if c == nil {
+		return nil
+	}
+	out := &devpage.Costs{Encoding: c.Encoding, Tools: map[string]int{}, ToolsList: c.ToolsList, Total: c.Total(),
+		BudgetToolsList: c.BudgetToolsList, BudgetTool: c.BudgetTool}
+	for _, t := range c.Tools {
+		out.Tools[t.Name] = t.Tokens
+	}
+	return out
 }

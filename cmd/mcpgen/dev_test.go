@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 )
 
 // startDev runs `mcpgen dev` on a copy of the page's test config and
@@ -123,5 +127,21 @@ func TestDevRefusesOtherAddresses(t *testing.T) {
 	st := run(context.Background(), []string{"dev", "--addr", "0.0.0.0:0", "x.yaml"}, strings.NewReader(""), &bytes.Buffer{}, &stderr)
 	if st != exitUsage || !strings.Contains(stderr.String(), "not a loopback address") {
 		t.Errorf("status %d, stderr %q", st, stderr.String())
+	}
+}
+
+// TestDevCosts: the dev page's costs are validate's, with the budget.
+func TestDevCosts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcpgen.yaml")
+	os.WriteFile(path, []byte("version: 1\nserver:\n  budget: {tool_tokens: 600, tools_list_tokens: 8000}\ntools:\n"+
+		"  - name: hello\n    description: Says hello to whoever asks for it.\n    content: [{text: hello}]\n"), 0o644)
+	srv, ds := compile([]string{path}, load.Options{}, runtime.BuildOptions{Registry: builtin.Registry(), CountTokens: true})
+	if srv == nil {
+		t.Fatal(ds)
+	}
+	defer srv.Close()
+	c := devCosts(srv.Plan().Costs)
+	if c == nil || c.Tools["hello"] == 0 || c.ToolsList != c.Tools["hello"] || c.BudgetTool != 600 || c.BudgetToolsList != 8000 {
+		t.Errorf("dev costs = %+v", c)
 	}
 }

@@ -17,13 +17,14 @@ import (
 )
 
 func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--toolset NAME] [--tools NAMES] [--tags TAGS] [--watch] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--toolset NAME] [--tools NAMES] [--tags TAGS] [--watch] [--tool-search] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
 	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
 	format := fs.String("log-format", "text", "operator log format on stderr: text (key=value) or json (one object a line)")
 	metricsAddr := fs.String("metrics-addr", "", "also serve /metrics, /readyz and /healthz at ADDR (e.g. 127.0.0.1:9090), beside stdio or apart from the MCP port")
 	httpAddr := fs.String("http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
 	onStdio := fs.Bool("stdio", false, "serve on stdio even when the config sets server.http, as a desktop client that launches mcpgen needs")
 	stateless := fs.Bool("stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
+	toolSearch := fs.Bool("tool-search", false, "serve search_tools, describe_tools and call_tool instead of the full tool list (as server.tool_search does)")
 	watch := fs.Bool("watch", false, "reload the config when its files change (SIGHUP reloads it always); clients are told what changed")
 	var tlsFiles transport.HTTPOptions
 	fs.StringVar(&tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
@@ -55,8 +56,8 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
 	}
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
-	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless},
-		sel, false, std.err)
+	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless,
+		LazySchemas: true, ToolSearch: *toolSearch}, sel, false, std.err)
 	if selErr != nil {
 		return usageError(std.err, "serve", selErr.Error())
 	}
@@ -65,6 +66,7 @@ func runServe(ctx context.Context, args []string, std stdio) int {
 	}
 	defer rl.Close()
 	srv := rl.Server()
+	go checkSchemas(srv, logger)
 	watchCtx, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	reloadOn(watchCtx, rl, *watch)
@@ -123,6 +125,15 @@ func serveHTTP(ctx context.Context, srv *runtime.Server, addr string, stateless 
 		return exitError
 	}
 	return exitOK
+}
+
+// checkSchemas compiles the schemas the build left for their first use
+// and logs the ones that do not compile, which `validate` reports as errors
+// and calls of their tools would fail on.
+func checkSchemas(srv *runtime.Server, logger *slog.Logger) {
+	for _, err := range srv.Plan().Schemas.CompileAll() {
+		logger.Error("a tool's schema does not compile; its calls fail until it is fixed (mcpgen validate shows where)", "err", err)
+	}
 }
 
 // isTerminal reports whether r is a terminal: a person ran serve by hand.

@@ -17,10 +17,11 @@ import (
 )
 
 func runValidate(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("validate [--format text|json|github] [--skip-env] [--connect] FILE...", flag.ContinueOnError)
+	fs := flag.NewFlagSet("validate [--format text|json|github] [--skip-env] [--connect] [--costs] FILE...", flag.ContinueOnError)
 	format := fs.String("format", "text", "output format: text, json or github (workflow annotations)")
 	skipEnv := fs.Bool("skip-env", false, "do not report unset environment variables (for CI machines without secrets)")
 	connect := fs.Bool("connect", false, "also connect to every backend that can be checked (databases) and report the ones that do not answer")
+	costs := fs.Bool("costs", false, "also count the tokens of what clients list (tools, prompts, resource templates) and print the largest tools and the totals")
 	files, status, done := parseFlags(fs, args, std)
 	if done {
 		return status
@@ -33,7 +34,7 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", *format))
 	}
 	srv, ds := compile(files, load.Options{SkipEnv: *skipEnv},
-		runtime.BuildOptions{Registry: builtin.Registry()})
+		runtime.BuildOptions{Registry: builtin.Registry(), CountTokens: *costs, Lint: true})
 	if srv != nil {
 		defer srv.Close()
 		if *connect {
@@ -44,6 +45,9 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 		srv = nil // not ok
 	}
 	report(std, files, ds, srv)
+	if *costs && srv != nil && *format != "json" {
+		printCosts(std, srv.Plan().Costs)
+	}
 	if ds.Errors() > 0 {
 		return exitError
 	}
@@ -68,7 +72,7 @@ func reportText(std stdio, files []string, ds load.Diagnostics, srv *runtime.Ser
 	}
 }
 
-func reportJSON(std stdio, _ []string, ds load.Diagnostics, _ *runtime.Server) {
+func reportJSON(std stdio, _ []string, ds load.Diagnostics, srv *runtime.Server) {
 	if ds == nil {
 		ds = load.Diagnostics{}
 	}
@@ -76,7 +80,11 @@ func reportJSON(std stdio, _ []string, ds load.Diagnostics, _ *runtime.Server) {
 		Diagnostics load.Diagnostics `json:"diagnostics"`
 		Errors      int              `json:"errors"`
 		Warnings    int              `json:"warnings"`
-	}{ds, ds.Errors(), ds.Warnings()}
+		Costs       any              `json:"costs,omitempty"` // with --costs or server.budget
+	}{Diagnostics: ds, Errors: ds.Errors(), Warnings: ds.Warnings()}
+	if srv != nil && srv.Plan().Costs != nil {
+		out.Costs = costsJSON(srv.Plan().Costs)
+	}
 	enc := json.NewEncoder(std.out)
 	enc.SetIndent("", "  ")
 	enc.Encode(out)

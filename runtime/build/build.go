@@ -76,6 +76,21 @@ type Options struct {
 	// Slots holds the concurrency limits of tools and backends; nil keeps
 	// them in memory (bulkhead.NewMemory), right for one replica.
 	Slots bulkhead.Slots
+	// LazySchemas compiles the JSON Schemas a config gives verbatim
+	// (input_schema, output_schema) when they are first used rather than
+	// while building: a server of a thousand imported operations answers
+	// initialize without compiling a thousand schemas first. What would fail
+	// then fails the call instead; `validate` builds without it and reports
+	// every error, and Plan.CheckSchemas reports them afterwards.
+	LazySchemas bool
+	// CountTokens counts the tokens of what clients list (Plan.Costs) even
+	// when the config sets no server.budget (validate --costs).
+	CountTokens bool
+	// ToolSearch serves the search tools instead of the full list, as
+	// server.tool_search does (serve --tool-search).
+	ToolSearch bool
+	// Lint runs the description lint (LintRules) over the tools (validate).
+	Lint bool
 }
 
 // builder turns loaded files into a Plan, collecting diagnostics.
@@ -100,7 +115,10 @@ type builder struct {
 	stateKeySet   bool // server.request_state.key is set
 	// serverMaxResult is server.max_result, the tools' default cap
 	serverMaxResult spec.Size
-	redis           *spec.RedisState // server.state.redis, once checked
+	redis           *spec.RedisState     // server.state.redis, once checked
+	toolAt          map[string]toolPlace // where each tool is written
+	budget          *budgetAt            // server.budget, once checked
+	lintLevels      map[string]string    // server.lint
 }
 
 type backendEntry struct {
@@ -121,7 +139,11 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opts: opts, plan: newPlan(opts.Logger), backends: map[string]*backendEntry{},
-		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet()}
+		seen: map[string]place{}, schemas: input.NewCompiler(), tmpls: templates.NewSet(),
+		toolAt: map[string]toolPlace{}}
+	b.schemas.Lazy = opts.LazySchemas
+	b.plan.ToolSearch = opts.ToolSearch
+	b.plan.Schemas = b.schemas
 	b.redact = mask.NewRedactor(mergeSecrets(files).Credentials())
 	b.plan.Redact = b.redact
 	if opts.RateLimiter != nil {
@@ -151,6 +173,8 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	b.checkOffers()
 	b.statelessKey(files)
 	b.expose(files)
+	b.costs()
+	b.lint()
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *mask.NewRedactor(secrets.Credentials())
@@ -246,6 +270,11 @@ func (b *builder) server(f *load.File) {
 	}
 	b.taskOptions(f, s.Tasks)
 	b.serverMaxResult = s.MaxResult
+	b.checkBudget(f, s.Budget)
+	b.checkLint(f, s.Lint)
+	if s.ToolSearch != nil && s.ToolSearch.Enabled {
+		b.plan.ToolSearch = true
+	}
 	b.checkMaxResult(f, "server.max_result", s.MaxResult)
 	if s.RateLimit != nil {
 		b.plan.Limits.Fallback = b.rateLimit(f, "server.rate_limit", s.RateLimit)
@@ -711,5 +740,5 @@ func newPlan(logger *slog.Logger) *plan.Plan {
 	index := map[string]*plan.Tool{} // the same map until Select narrows ToolIndex
 	return &plan.Plan{Info: plan.Info{Name: "mcpgen", Version: "0.0.0"}, Logger: logger, ToolIndex: index, AllTools: index,
 		Backends: map[string]any{}, Identity: identity.New(), LogLevels: &loglevel.Sessions{}, Carry: map[string]*plan.Carried{},
-		Limits: limits.NewSet(), Obs: &observe.Observer{}}
+		Limits: limits.NewSet(), Obs: &observe.Observer{}, Search: &plan.SearchIndex{}}
 }

@@ -50,7 +50,10 @@ func nameOf(name, punct string) bool {
 func (b *builder) tools(f *load.File) {
 	ahead := b.prepareAhead(f.Config.Tools)
 	for _, tl := range entries(b, f, "tools", "empty tool", f.Config.Tools,
-		func(i int, path string, t *spec.Tool) *plan.Tool { return b.tool(f, path, t, ahead[i]) }) {
+		func(i int, path string, t *spec.Tool) *plan.Tool {
+			b.toolAt[t.Name] = toolPlace{f, path, t}
+			return b.tool(f, path, t, ahead[i])
+		}) {
 		b.plan.Tools = append(b.plan.Tools, tl)
 		b.plan.ToolIndex[tl.Def.Name] = tl
 	}
@@ -166,7 +169,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	}
 	tl.Def = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
 		InputSchema: in.Raw(), Annotations: annotations(t), Icons: icons, Meta: app}
-	if rs, ok := tl.Handler.(handlers.ResultShaper); ok && tl.Out != nil {
+	if rs, ok := tl.Handler.(handlers.ResultShaper); ok && tl.Out != nil && !b.opts.LazySchemas {
 		b.checkOutput(f, path+".output_schema", rs.ResultShape(), tl.Out.Doc())
 	}
 	if h, ok := tl.Handler.(handlers.Hinter); ok {
@@ -175,6 +178,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if tl.Out != nil {
 		tl.Def.OutputSchema = tl.Out.Raw()
 	}
+	tl.Tags, tl.Always = t.Tags, t.Always
 	tl.Slots = b.concurrency(f, path+".concurrency", t.Concurrency)
 	tl.Cache = b.toolCache(f, path+".cache", t, tl)
 	taskSupport(tl, t.Task)
@@ -394,6 +398,9 @@ func (b *builder) checkDefaults(f *load.File, path string, t *spec.Tool, in *inp
 			}
 		}
 		return
+	}
+	if b.opts.LazySchemas {
+		return // checking them compiles the schema; validate does
 	}
 	for _, p := range in.DefaultProblems() {
 		b.errorf(f, path+".input_schema.properties."+p.Name+".default", "the default is not a valid value: %s", p.Msg)

@@ -58,6 +58,19 @@ type Status struct {
 	// Builds counts the builds so far, good or not.
 	Builds   int       `json:"builds"`
 	Problems []Problem `json:"problems"`
+	// Costs are the tokens of what clients list, and the budget.
+	Costs *Costs `json:"costs,omitempty"`
+}
+
+// Costs are the tokens of the served config's tools, as validate --costs
+// counts them, and server.budget's limits (0: none).
+type Costs struct {
+	Encoding        string         `json:"encoding"`
+	Tools           map[string]int `json:"tools"`
+	ToolsList       int            `json:"tools_list_tokens"`
+	Total           int            `json:"total_tokens"`
+	BudgetToolsList int            `json:"budget_tools_list_tokens,omitempty"`
+	BudgetTool      int            `json:"budget_tool_tokens,omitempty"`
 }
 
 // DryRunner is what the dry-run resource asks: the server being served.
@@ -67,10 +80,18 @@ type DryRunner interface {
 
 // Dev holds the page's state and serves its resources.
 type Dev struct {
-	srv *mcp.Server
-	dry DryRunner
-	mu  sync.Mutex
-	st  Status
+	srv   *mcp.Server
+	dry   DryRunner
+	mu    sync.Mutex
+	st    Status
+	costs func() *Costs // of the config served now; nil for none
+}
+
+// CostsFrom sets where the status reads the costs of the config served.
+func (d *Dev) CostsFrom(f func() *Costs) {
+	d.mu.Lock()
+	d.costs = f
+	d.mu.Unlock()
 }
 
 // Register adds the page's resources to srv, the server the page's MCP
@@ -104,7 +125,11 @@ func problems(ds load.Diagnostics) []Problem {
 
 func (d *Dev) readStatus(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	d.mu.Lock()
-	b, err := json.Marshal(d.st)
+	st := d.st
+	if d.costs != nil {
+		st.Costs = d.costs()
+	}
+	b, err := json.Marshal(st)
 	d.mu.Unlock()
 	if err != nil {
 		return nil, err

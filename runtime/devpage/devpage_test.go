@@ -131,6 +131,9 @@ func TestResources(t *testing.T) {
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: StatusURI}); err != nil {
 		t.Fatal(err)
 	}
+	d.CostsFrom(func() *Costs {
+		return &Costs{Encoding: "o200k_base", Tools: map[string]int{"forecast": 42}, ToolsList: 42, Total: 42, BudgetTool: 40}
+	})
 	d.Built(load.Diagnostics{{File: "a.yaml", Line: 3, Col: 5, Path: "tools[0]", Message: "bad", Severity: load.Error}}, false)
 	if uri := <-updated; uri != StatusURI {
 		t.Errorf("updated %q", uri)
@@ -145,6 +148,9 @@ func TestResources(t *testing.T) {
 	}
 	if got.OK || got.Builds != 1 || len(got.Problems) != 1 || got.Problems[0].Text != "a.yaml:3:5: tools[0]: bad" {
 		t.Errorf("status %+v", got)
+	}
+	if c := got.Costs; c == nil || c.Tools["forecast"] != 42 || c.BudgetTool != 40 || c.Encoding != "o200k_base" {
+		t.Errorf("the status's costs: %+v", got.Costs)
 	}
 	uri := "mcpgen-dev://dry-run/forecast?args=" + url.QueryEscape(`{"city":"Oslo"}`)
 	res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -41,9 +42,15 @@ func NewArgs(s *Schema, bound []string) *Args {
 // Schema returns the schema the arguments are checked against.
 func (a *Args) Schema() *Schema { return a.schema }
 
+// Names returns the names of the arguments a client passes, sorted.
+func (a *Args) Names() []string {
+	props, _ := a.schema.Doc()["properties"].(map[string]any)
+	return slices.Sorted(maps.Keys(props))
+}
+
 // fills reads, once, what Decode applies on every call.
 func fills(s *Schema) []fill {
-	props, _ := s.doc["properties"].(map[string]any)
+	props, _ := s.Doc()["properties"].(map[string]any)
 	var out []fill
 	for name, p := range props {
 		p, _ := p.(map[string]any)

@@ -135,7 +135,7 @@ type DefaultProblem struct{ Name, Msg string }
 // DefaultProblems validates the defaults of the schema's top-level
 // properties, together, and returns what is wrong with each, by name.
 func (s *Schema) DefaultProblems() []DefaultProblem {
-	props, _ := s.doc["properties"].(map[string]any)
+	props, _ := s.Doc()["properties"].(map[string]any)
 	defaults := map[string]any{}
 	for name, p := range props {
 		if p, ok := p.(map[string]any); ok {

@@ -13,7 +13,7 @@ import (
 // not properties of the schema, and a property the checker does not know
 // sends the call the general way.
 func (a *Args) quick(raw []byte) (args map[string]any, ok bool) {
-	a.checkOnce.Do(func() { a.check = newArgCheck(a.schema.doc) })
+	a.checkOnce.Do(func() { a.check = newArgCheck(a.schema.Doc()) })
 	if a.check == nil {
 		return nil, false
 	}

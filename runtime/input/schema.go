@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/handlers"
@@ -28,6 +29,7 @@ import (
 // from (served verbatim in tools/list) and its decoded form (which types the
 // expression environment). It does not change once compiled.
 type Schema struct {
+	name     string // the first tool's, as in "get_user/input"
 	raw      json.RawMessage
 	doc      map[string]any
 	compiled *jsonschema.Schema
@@ -36,13 +38,25 @@ type Schema struct {
 	lazy func() (*jsonschema.Schema, error)
 	once sync.Once
 	err  error // from the lazy compilation
+	// docLater: doc is decoded by Doc, once, and docErr is why it could
+	// not be (with Compiler.Lazy: an output schema's is never needed to
+	// serve, only to call)
+	docLater bool
+	docOnce  sync.Once
+	docErr   error
 }
 
 // Raw returns the JSON the schema was compiled from.
 func (s *Schema) Raw() json.RawMessage { return s.raw }
 
 // Doc returns the schema decoded with DecodeJSON. Callers must not change it.
-func (s *Schema) Doc() map[string]any { return s.doc }
+// A lazily compiled schema given verbatim is decoded on the first call.
+func (s *Schema) Doc() map[string]any {
+	if s.docLater {
+		s.docOnce.Do(func() { s.doc, s.docErr = decodeRoot(s.raw) })
+	}
+	return s.doc
+}
 
 // noLoader refuses every external reference: a schema in a config is
 // self-contained, and loading a URL or file at build time is not wanted.
@@ -58,6 +72,21 @@ type Compiler struct {
 	mu sync.Mutex
 	c  *jsonschema.Compiler
 	n  int
+	// Lazy defers the compilation of every schema to its first use (or
+	// CompileAll): a server starts without paying for the schemas of tools
+	// nobody calls yet. `validate` leaves it off, so it reports every error.
+	Lazy bool
+	// memo holds the schemas already compiled, by their JSON: an imported
+	// API description repeats the same schemas across many operations, and
+	// a Schema does not change once compiled.
+	memoMu sync.Mutex
+	memo   map[string]memoEntry
+	all    []*Schema // every distinct schema, for CompileAll
+}
+
+type memoEntry struct {
+	s   *Schema
+	err error
 }
 
 // NewCompiler returns a compiler of draft 2020-12 schemas (unless $schema
@@ -71,10 +100,35 @@ func NewCompiler() *Compiler {
 
 // Compile compiles raw JSON as a JSON Schema (draft 2020-12 unless $schema
 // says otherwise) whose root must describe an object.
+//
+// The same JSON compiles once: a second call returns the first's result.
 func (sc *Compiler) Compile(name string, raw []byte) (*Schema, error) {
+	sc.memoMu.Lock()
+	e, ok := sc.memo[string(raw)]
+	sc.memoMu.Unlock()
+	if ok {
+		return e.s, e.err
+	}
+	s, err := sc.compile(name, raw)
+	sc.memoMu.Lock()
+	defer sc.memoMu.Unlock()
+	if sc.memo == nil {
+		sc.memo = map[string]memoEntry{}
+	}
+	sc.memo[string(raw)] = memoEntry{s, err}
+	if s != nil {
+		sc.all = append(sc.all, s)
+	}
+	return s, err
+}
+
+func (sc *Compiler) compile(name string, raw []byte) (*Schema, error) {
+	if sc.Lazy {
+		return sc.later(name, raw), nil
+	}
 	s, err := sc.prepare(name, raw)
 	if err != nil {
-		return nil, err
+		return s, err
 	}
 	s.compiled, err = s.lazy()
 	s.lazy = nil
@@ -82,6 +136,22 @@ func (sc *Compiler) Compile(name string, raw []byte) (*Schema, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// CompileAll compiles every schema Compile deferred (with Lazy set) and
+// returns the errors, each naming its schema. A server calls it after it
+// starts, to log what validate would have reported.
+func (sc *Compiler) CompileAll() []error {
+	sc.memoMu.Lock()
+	all := slices.Clone(sc.all)
+	sc.memoMu.Unlock()
+	var errs []error
+	for _, s := range all {
+		if err := s.ready(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
+		}
+	}
+	return errs
 }
 
 // CompileLazily prepares a schema mcpgen generated, whose compilation
@@ -93,7 +163,32 @@ func (sc *Compiler) CompileLazily(name string, raw []byte) (*Schema, error) {
 // prepare checks the root of a schema and decodes it, leaving the
 // compilation in s.lazy.
 func (sc *Compiler) prepare(name string, raw []byte) (*Schema, error) {
-	plain, err := DecodeJSON(raw) // numbers as int64/float64, for the expression types
+	m, err := decodeRoot(raw)
+	if err != nil {
+		return nil, err
+	}
+	return sc.deferred(name, raw, m), nil
+}
+
+// later returns a schema whose decoding, checks and compilation all wait
+// for its first use.
+func (sc *Compiler) later(name string, raw []byte) *Schema {
+	s := sc.deferred(name, raw, nil)
+	s.docLater = true
+	compile := s.lazy
+	s.lazy = func() (*jsonschema.Schema, error) {
+		if s.Doc(); s.docErr != nil {
+			return nil, s.docErr
+		}
+		return compile()
+	}
+	return s
+}
+
+// decodeRoot decodes a schema (numbers as int64/float64, for the
+// expression types) and checks its root.
+func decodeRoot(raw []byte) (map[string]any, error) {
+	plain, err := DecodeJSON(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -104,13 +199,13 @@ func (sc *Compiler) prepare(name string, raw []byte) (*Schema, error) {
 	if t, _ := m["type"].(string); t != "object" {
 		return nil, errors.New(`the root of a tool's schema must have type: object`)
 	}
-	return sc.deferred(name, raw, m), nil
+	return m, nil
 }
 
 // deferred returns the schema of raw, decoded as doc, with its compilation
 // left in s.lazy.
 func (sc *Compiler) deferred(name string, raw []byte, doc map[string]any) *Schema {
-	s := &Schema{raw: raw, doc: doc}
+	s := &Schema{raw: raw, doc: doc, name: name}
 	s.lazy = func() (*jsonschema.Schema, error) {
 		// the validator wants its own form of the document (numbers as
 		// json.Number); decoding it is part of the deferred work

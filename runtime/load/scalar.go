@@ -223,14 +223,19 @@ func scalarAny(tag, s string) any {
 	return s
 }
 
-// expandTree returns a copy of n with environment references expanded in
-// every scalar, keeping positions.
+// expandTree returns n with environment references expanded in every
+// scalar, keeping positions: a copy of the nodes that change, and n's own
+// nodes where nothing does (most of a large config, whose tree would
+// otherwise be held twice).
 func (dc *decoder) expandTree(n *yaml.Node, at *place) *yaml.Node {
 	n = Resolve(n)
-	c := *n
 	switch n.Kind {
 	case yaml.ScalarNode:
 		s, retype := dc.scalarText(n, at)
+		if s == n.Value && !retype && !dc.unset[n] {
+			return n
+		}
+		c := *n
 		c.Value = s
 		if retype {
 			c.Tag = resolveTag(s)
@@ -238,21 +243,41 @@ func (dc *decoder) expandTree(n *yaml.Node, at *place) *yaml.Node {
 		if dc.unset[n] {
 			dc.unset[&c] = true
 		}
+		return &c
 	case yaml.MappingNode, yaml.SequenceNode:
-		c.Content = make([]*yaml.Node, len(n.Content))
-		var p place // outside the loop, or it moves to the heap (see place)
-		for i, e := range n.Content {
-			if n.Kind == yaml.MappingNode && i%2 == 0 {
-				c.Content[i] = Resolve(e)
-				continue
-			}
-			if n.Kind == yaml.MappingNode {
-				p = at.field(n.Content[i-1].Value)
-			} else {
-				p = at.elem(i)
-			}
-			c.Content[i] = dc.expandTree(e, &p)
+		if content := dc.expandContent(n, at); content != nil {
+			c := *n
+			c.Content = content
+			return &c
 		}
 	}
-	return &c
+	return n
+}
+
+// expandContent expands the children of a mapping or sequence; it returns
+// nil when none changes.
+func (dc *decoder) expandContent(n *yaml.Node, at *place) []*yaml.Node {
+	var content []*yaml.Node
+	var p place // outside the loop, or it moves to the heap (see place)
+	for i, e := range n.Content {
+		var x *yaml.Node
+		switch {
+		case n.Kind == yaml.MappingNode && i%2 == 0:
+			x = Resolve(e)
+		case n.Kind == yaml.MappingNode:
+			p = at.field(n.Content[i-1].Value)
+			x = dc.expandTree(e, &p)
+		default:
+			p = at.elem(i)
+			x = dc.expandTree(e, &p)
+		}
+		if x != e && content == nil {
+			content = make([]*yaml.Node, len(n.Content))
+			copy(content, n.Content[:i])
+		}
+		if content != nil {
+			content[i] = x
+		}
+	}
+	return content
 }

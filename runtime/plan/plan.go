@@ -11,6 +11,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/cachehint"
 	"github.com/mcpgen/mcpgen/runtime/expose"
 	"github.com/mcpgen/mcpgen/runtime/identity"
+	"github.com/mcpgen/mcpgen/runtime/input"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/limits"
 	"github.com/mcpgen/mcpgen/runtime/loglevel"
@@ -38,14 +39,24 @@ type Plan struct {
 	Templates []*Resource
 	Skills    []*Skill     // their files are among Resources
 	Spill     *spill.Store // results kept in pages; nil when no tool keeps any
-	Closers   []io.Closer
-	Redact    *mask.Redactor
-	Mask      *mask.Masker // credentials, hidden in results; nil for none
-	Watch     *watch.Set   // files watched for resource subscribers
-	HTTP      *spec.HTTP   // the config's server.http section, if any
-	Stdio     *spec.Stdio  // the config's server.stdio section, if any
-	Auth      *auth.Guard  // authenticates HTTP requests; nil for none
-	TLS       *spec.TLS    // certificate files, resolved; nil for plain HTTP
+	// Schemas compiled the tools' schemas; with build's LazySchemas,
+	// Schemas.CompileAll compiles the ones not used yet.
+	Schemas *input.Compiler
+	// Costs are the tokens of what clients list, when the build counted
+	// them (build.Options.CountTokens or server.budget); nil otherwise.
+	Costs *Costs
+	// ToolSearch: tools/list lists the search tools (and the tools marked
+	// always) instead of every tool; Search ranks the tools for them.
+	ToolSearch bool
+	Search     *SearchIndex
+	Closers    []io.Closer
+	Redact     *mask.Redactor
+	Mask       *mask.Masker // credentials, hidden in results; nil for none
+	Watch      *watch.Set   // files watched for resource subscribers
+	HTTP       *spec.HTTP   // the config's server.http section, if any
+	Stdio      *spec.Stdio  // the config's server.stdio section, if any
+	Auth       *auth.Guard  // authenticates HTTP requests; nil for none
+	TLS        *spec.TLS    // certificate files, resolved; nil for plain HTTP
 	// WatchEvery is how often file-backed resources are checked.
 	WatchEvery time.Duration
 	Backends   map[string]any      // opened shared backends, by name

@@ -39,6 +39,8 @@ type Tool struct {
 	MaxResult   int      // bytes of text a result may hold; 0: no cap
 	Pages       bool     // a result over maxResult is kept in pages
 	TaskAfter   int      // the last step run before a 2026 task starts; -1: none
+	Tags        []string // what tool search ranks it by, beside its definition
+	Always      bool     // listed even when tool search is on
 }
 
 // AuthName is the name expressions read the authenticated caller by.

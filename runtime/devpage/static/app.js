@@ -167,6 +167,22 @@ listeners.push((m) => {
   }
 });
 
+// listCost says what tools/list costs a model, against the budget.
+function listCost() {
+  const c = state.costs;
+  if (!c) return '';
+  const budget = c.budget_tools_list_tokens ? ` of a budget of ${c.budget_tools_list_tokens}` : '';
+  return ` · tools/list ${c.tools_list_tokens} tokens${budget} (${c.encoding})`;
+}
+
+// toolCost says what one tool costs, against the budget.
+function toolCost(name) {
+  const c = state.costs;
+  if (!c || c.tools[name] === undefined) return '';
+  const budget = c.budget_tool_tokens ? ` (budget ${c.budget_tool_tokens} a tool)` : '';
+  return `${c.tools[name]} tokens in tools/list${budget}`;
+}
+
 async function refreshStatus() {
   try {
     const r = await rpc('resources/read', { uri: STATUS });
@@ -175,7 +191,8 @@ async function refreshStatus() {
     const ul = $('#problem-list');
     ul.replaceChildren(...st.problems.map((p) => el('li', { class: p.severity, text: p.text })));
     $('#problems').hidden = st.ok && errors.length === 0;
-    setConn(st.ok ? 'config ok' : `${errors.length} error${errors.length === 1 ? '' : 's'}`, st.ok ? 'ok' : 'bad');
+    state.costs = st.costs || null;
+    setConn((st.ok ? 'config ok' : `${errors.length} error${errors.length === 1 ? '' : 's'}`) + listCost(), st.ok ? 'ok' : 'bad');
   } catch (e) {
     setConn('status: ' + e.message, 'bad');
   }
@@ -363,6 +380,7 @@ function showTool(d, tool) {
     if (!dryOnly) await callTool(out, tool.name, args);
   };
   d.append(el('h2', { text: tool.name }), el('p', { class: 'desc', text: tool.description || '' }),
+    el('p', { class: 'cost', id: 'tool-cost', text: toolCost(tool.name) }),
     el('form', { id: 'tool-form', onsubmit: (e) => { e.preventDefault(); run(false); } }, form.el,
       el('p', {}, el('button', { class: 'act', type: 'submit', id: 'call', text: 'Call' }), ' ',
         el('button', { class: 'small', type: 'button', id: 'dry-run', text: 'Dry run only', onclick: () => run(true) }))),

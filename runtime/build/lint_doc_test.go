@@ -1,0 +1,33 @@
+package build
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestLintRulesDocumented: the README's table lists every rule, as declared,
+// and no other.
+func TestLintRulesDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "### Description lint\n")
+	section, _, _ = strings.Cut(section, "\n#")
+	var rows []string
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, "| `") {
+			rows = append(rows, line)
+		}
+	}
+	if len(rows) != len(LintRules) {
+		t.Errorf("the README lists %d rules, LintRules has %d", len(rows), len(LintRules))
+	}
+	for i, r := range LintRules {
+		want := "| `" + r.Name + "` | " + r.Says + " |"
+		if i >= len(rows) || rows[i] != want {
+			t.Errorf("README row %d: want %q", i, want)
+		}
+	}
+}
