@@ -89,7 +89,7 @@ type Options struct {
 	// ToolSearch serves the search tools instead of the full list, as
 	// server.tool_search does (serve --tool-search).
 	ToolSearch bool
-	// Lint runs the description lint (LintRules) over the tools (validate).
+	// Lint runs the description lint (lint.Rules) over the tools (validate).
 	Lint bool
 }
 

@@ -1,4 +1,4 @@
-package build
+package lint
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestLintRulesDocumented: the README's table lists every rule, as declared,
+// TestRulesDocumented: the README's table lists every rule, as declared,
 // and no other.
-func TestLintRulesDocumented(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
+func TestRulesDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,10 +21,10 @@ func TestLintRulesDocumented(t *testing.T) {
 			rows = append(rows, line)
 		}
 	}
-	if len(rows) != len(LintRules) {
-		t.Errorf("the README lists %d rules, LintRules has %d", len(rows), len(LintRules))
+	if len(rows) != len(Rules) {
+		t.Errorf("the README lists %d rules, Rules has %d", len(rows), len(Rules))
 	}
-	for i, r := range LintRules {
+	for i, r := range Rules {
 		want := "| `" + r.Name + "` | " + r.Says + " |"
 		if i >= len(rows) || rows[i] != want {
 			t.Errorf("README row %d: want %q", i, want)
