@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
@@ -434,5 +435,114 @@ func TestHelmChartRefuses(t *testing.T) {
 		if err == nil || !regexp.MustCompile(regexp.QuoteMeta(tt.want)).MatchString(err.Error()) {
 			t.Errorf("helm template %v: got %v, want an error with %q", tt.flags, err, tt.want)
 		}
+	}
+}
+
+// TestHelmChartREADME runs each helm install of the chart's README as
+// helm template, from the repository's root: it must render and decode,
+// and every key it sets must be one of values.yaml's (helm takes a
+// misspelt key without a word).
+func TestHelmChartREADME(t *testing.T) {
+	helm := helmBinary(t)
+	data, err := os.ReadFile(filepath.Join(chartDir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vdata, err := os.ReadFile(filepath.Join(chartDir, "values.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values map[string]any
+	if err := yaml.Unmarshal(vdata, &values); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.ReplaceAll(string(data), "\\\n", " ")
+	cmds := regexp.MustCompile(`(?m)^helm install .*$`).FindAllString(text, -1)
+	if len(cmds) < 3 {
+		t.Fatalf("%d helm install commands in the chart's README, want 3", len(cmds))
+	}
+	for _, c := range cmds {
+		args := strings.Fields(c)[2:] // release, chart, flags
+		for i, a := range args {
+			if (a == "--set" || a == "--set-string") && i+1 < len(args) {
+				key, _, _ := strings.Cut(args[i+1], "=")
+				if !valuesHave(values, key) {
+					t.Errorf("%s: %s is not a key of values.yaml", c, key)
+				}
+			}
+		}
+		cmd := exec.Command(helm, append([]string{"template"}, args...)...)
+		cmd.Dir = "../.."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("%s: %v\n%s", c, err, out)
+			continue
+		}
+		if _, err := decodeManifests(out); err != nil {
+			t.Errorf("%s: %v", c, err)
+		}
+	}
+	if valuesHave(values, "image.repositry") || !valuesHave(values, "existingSecret.env.ANY") {
+		t.Error("valuesHave: a misspelt key is taken, or a map's own key is not")
+	}
+}
+
+// valuesHave says whether a dotted key is one of the values, or within a
+// map of them that takes any key (env, secretEnv, existingSecret.env).
+func valuesHave(values map[string]any, key string) bool {
+	var v any = values
+	for _, part := range strings.Split(key, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		if len(m) == 0 || isVarMap(m) {
+			return true // a map of NAME: value
+		}
+		if v, ok = m[part]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isVarMap says whether a map's keys are variable names (NAME: value).
+func isVarMap(m map[string]any) bool {
+	for k := range m {
+		if !regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`).MatchString(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestHelmDefaultConfig: the chart's default config is the config of
+// deploy/kubernetes/mcpgen.yaml, stateless read from MCPGEN_STATELESS.
+func TestHelmDefaultConfig(t *testing.T) {
+	vdata, err := os.ReadFile(filepath.Join(chartDir, "values.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values struct {
+		Config string `yaml:"config"`
+	}
+	if err := yaml.Unmarshal(vdata, &values); err != nil {
+		t.Fatal(err)
+	}
+	const line = "stateless: ${MCPGEN_STATELESS:-true}"
+	if !strings.Contains(values.Config, line) {
+		t.Fatalf("the chart's default config does not say %q", line)
+	}
+	var plain string
+	for _, o := range decodeObjects(t) {
+		if cm, ok := o.(*configMap); ok && cm.Data["mcpgen.yaml"] != "" {
+			plain = cm.Data["mcpgen.yaml"]
+		}
+	}
+	var got, want any
+	yaml.Unmarshal([]byte(strings.Replace(values.Config, line, "stateless: true", 1)), &got)
+	yaml.Unmarshal([]byte(plain), &want)
+	if diff := cmp.Diff(want, got); diff != "" || want == nil {
+		t.Errorf("the chart's default config and deploy/kubernetes/mcpgen.yaml's differ (-plain +chart):\n%s", diff)
 	}
 }
