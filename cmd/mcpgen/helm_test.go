@@ -411,6 +411,16 @@ func TestHelmChartChecksum(t *testing.T) {
 	a, b := sum(), sum()
 	c := sum("--set-file", "config="+textFile(t, "version: 1\nserver: {name: other}\ntools: [{name: x, description: X., content: [{text: x}]}]\n"))
 	d := sum("--set", "redis.enabled=true")
+	// no hash of a secret on the pods: anyone who reads them could test
+	// guesses of a short one
+	if e := sum("--set-string", "secretEnv.STATUS_TOKEN=another"); e != a {
+		t.Errorf("a secret's value changes the checksum: %q, %q", a, e)
+	}
+	for k := range renderChart(t, helm).dep.Spec.Template.Metadata.Annotations {
+		if k != "checksum/config" {
+			t.Errorf("pod annotation %s: only checksum/config is expected", k)
+		}
+	}
 	if a == "" || a != b {
 		t.Errorf("the same values give checksums %q and %q", a, b)
 	}
