@@ -16,6 +16,7 @@ import (
 // kinds makes a fresh object for each apiVersion and kind the manifests use.
 var kinds = map[string]func() any{
 	"v1 ConfigMap":                           func() any { return new(configMap) },
+	"v1 Secret":                              func() any { return new(secret) },
 	"v1 Service":                             func() any { return new(service) },
 	"apps/v1 Deployment":                     func() any { return new(deployment) },
 	"networking.k8s.io/v1 Ingress":           func() any { return new(ingress) },
@@ -48,6 +49,15 @@ type configMap struct {
 	Data       map[string]string `yaml:"data"`
 }
 
+type secret struct {
+	APIVersion string            `yaml:"apiVersion"`
+	Kind       string            `yaml:"kind"`
+	Metadata   objectMeta        `yaml:"metadata"`
+	Type       string            `yaml:"type"`
+	Data       map[string]string `yaml:"data"`
+	StringData map[string]string `yaml:"stringData"`
+}
+
 type objectMeta struct {
 	Name        string            `yaml:"name"`
 	Labels      map[string]string `yaml:"labels"`
@@ -76,6 +86,9 @@ type podSpec struct {
 			Type string `yaml:"type"`
 		} `yaml:"seccompProfile"`
 	} `yaml:"securityContext"`
+	ImagePullSecrets []struct {
+		Name string `yaml:"name"`
+	} `yaml:"imagePullSecrets"`
 	Containers                    []container `yaml:"containers"`
 	TerminationGracePeriodSeconds *int64      `yaml:"terminationGracePeriodSeconds"`
 	Volumes                       []struct {
@@ -90,10 +103,11 @@ type podSpec struct {
 }
 
 type container struct {
-	Name  string   `yaml:"name"`
-	Image string   `yaml:"image"`
-	Args  []string `yaml:"args"`
-	Ports []struct {
+	Name            string   `yaml:"name"`
+	Image           string   `yaml:"image"`
+	ImagePullPolicy string   `yaml:"imagePullPolicy"`
+	Args            []string `yaml:"args"`
+	Ports           []struct {
 		Name          string `yaml:"name"`
 		ContainerPort int32  `yaml:"containerPort"`
 	} `yaml:"ports"`
@@ -153,7 +167,11 @@ type serviceSpec struct {
 
 type ingressSpec struct {
 	IngressClassName string `yaml:"ingressClassName"`
-	Rules            []struct {
+	TLS              []struct {
+		Hosts      []string `yaml:"hosts"`
+		SecretName string   `yaml:"secretName"`
+	} `yaml:"tls"`
+	Rules []struct {
 		Host string `yaml:"host"`
 		HTTP struct {
 			Paths []struct {
