@@ -72,9 +72,15 @@ func TestHTTPCancelledCallGetsNoResponse(t *testing.T) {
 	p := newProbe(true)
 	_, base, _ := serve(t, handlers.NewRegistry(p.kind()), blockConfig, nil, transport.HTTPOptions{})
 	session := rawSession(t, base)
-	for i, params := range []string{
-		`{"name":"block","_meta":{"progressToken":"p"}}`,
+	for i, tt := range []struct {
+		params string
+		wait   time.Duration // before cancelling: a call that runs on gets an event stream
+	}{
+		{`{"name":"block"}`, 0}, // answered by the handler (direct.go)
+		{`{"name":"block"}`, 300 * time.Millisecond},
+		{`{"name":"block","_meta":{"progressToken":"p"}}`, 0}, // through the go-sdk's session
 	} {
+		params := tt.params
 		id := 10 + i
 		type ended struct {
 			msgs []map[string]any
@@ -99,6 +105,7 @@ func TestHTTPCancelledCallGetsNoResponse(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("call %d did not start", id)
 		}
+		time.Sleep(tt.wait)
 		resp := rawRequest{session: true, body: fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, id)}.
 			do(t, testCtx(t), base, session)
 		resp.Body.Close()

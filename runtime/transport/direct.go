@@ -3,6 +3,8 @@ package transport
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -45,6 +47,51 @@ type directCalls struct {
 	seq       uint64
 	streams   map[string]*directStream // by stream ID
 	ephemeral map[string]sessionless   // by protocol version
+	running   map[runningCall]context.CancelCauseFunc
+}
+
+// runningCall names a direct call of a session by its request ID.
+type runningCall struct{ session, id string }
+
+// run registers the call id of session, which notifications/cancelled can
+// cancel until the returned function forgets it.
+func (d *directCalls) run(session string, id jsonrpc.ID, cancel context.CancelCauseFunc) func() {
+	key := runningCall{session, fmt.Sprint(id.Raw())}
+	d.mu.Lock()
+	d.running[key] = cancel
+	d.mu.Unlock()
+	return func() {
+		d.mu.Lock()
+		delete(d.running, key)
+		d.mu.Unlock()
+	}
+}
+
+// cancelled cancels the direct call that body, a notifications/cancelled
+// of session, names, if one runs: it then gets no response.
+func (d *directCalls) cancelled(session string, body []byte) {
+	if session == "" || !bytes.Contains(body, []byte("notifications/cancelled")) {
+		return
+	}
+	var n struct {
+		Method string
+		Params struct {
+			RequestID any `json:"requestId"`
+		}
+	}
+	if json.Unmarshal(body, &n) != nil || n.Method != "notifications/cancelled" {
+		return
+	}
+	id, err := jsonrpc.MakeID(n.Params.RequestID)
+	if err != nil {
+		return
+	}
+	d.mu.Lock()
+	cancel := d.running[runningCall{session, fmt.Sprint(id.Raw())}]
+	d.mu.Unlock()
+	if cancel != nil {
+		cancel(errCancelledByPeer)
+	}
 }
 
 // sessionless is a session standing for stateless clients, and the client
@@ -55,7 +102,8 @@ type sessionless struct {
 }
 
 func newDirectCalls() *directCalls {
-	return &directCalls{streams: map[string]*directStream{}, ephemeral: map[string]sessionless{}}
+	return &directCalls{streams: map[string]*directStream{}, ephemeral: map[string]sessionless{},
+		running: map[runningCall]context.CancelCauseFunc{}}
 }
 
 // directStream is the event stream of one long direct call.
@@ -252,13 +300,15 @@ func (d *directCalls) close() {
 //
 // It reports false, writing nothing, when the server is shutting down.
 func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss *mcp.ServerSession, req *jsonrpc.Request) bool {
-	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	ctx, cancelCause := context.WithCancelCause(context.WithoutCancel(r.Context()))
+	cancel := func() { cancelCause(nil) }
 	defer cancel()
 	ctx, leave, ok := h.calls.follow(ctx, cancel)
 	if !ok {
 		return false
 	}
 	defer leave()
+	defer h.directs.run(ss.ID(), req.ID, cancelCause)()
 	c := &resumableCall{h: h, w: w, r: r, ss: ss, cancel: cancel}
 	begin := time.AfterFunc(plainReplyWait, c.begin)
 	gone := context.AfterFunc(r.Context(), c.gone)
@@ -270,6 +320,18 @@ func (h *HTTPHandler) answerResumable(w http.ResponseWriter, r *http.Request, ss
 	defer c.mu.Unlock()
 	c.ended = true
 	stream := c.stream
+	if errors.Is(context.Cause(ctx), errCancelledByPeer) {
+		// the client asked for no response: its stream ends without one
+		rb.release()
+		if stream != nil {
+			stream.finish(nil)
+			stream.delivered()
+			return true
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		return true
+	}
 	if stream == nil {
 		writeResponse(w, resp)
 		rb.release()
@@ -438,7 +500,7 @@ func (h *HTTPHandler) resume(w http.ResponseWriter, r *http.Request) bool {
 		s.mu.Lock()
 		s.carriers--
 		s.mu.Unlock()
-		if index == "0" {
+		if index == "0" && s.msg != nil { // nil: cancelled, no response
 			writeEvent(w, s.id, s.msg)
 		}
 		s.delivered()

@@ -68,6 +68,7 @@ func (h *HTTPHandler) plainReplies(next http.Handler) http.Handler {
 func (h *HTTPHandler) quick(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if pb, ok := r.Body.(*postBody); ok && r.Method == http.MethodPost {
+			h.directs.cancelled(header(r.Header, sessionIDHeader), pb.buf.Bytes()) // the go-sdk sees it too
 			pb.quiet = h.silentCall(r, pb.buf.Bytes(), &pb.fi)
 			if pb.quiet && h.direct(w, r, pb.buf.Bytes()) {
 				return
