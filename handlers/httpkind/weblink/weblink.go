@@ -72,4 +72,3 @@ func hasRel(params, rel string) bool {
 	}
 	return false
 }
-
