@@ -51,12 +51,15 @@ type directCalls struct {
 }
 
 // runningCall names a direct call of a session by its request ID.
-type runningCall struct{ session, id string }
+type runningCall struct {
+	session string
+	id      jsonrpc.ID
+}
 
 // run registers the call id of session, which notifications/cancelled can
 // cancel until the returned function forgets it.
 func (d *directCalls) run(session string, id jsonrpc.ID, cancel context.CancelCauseFunc) func() {
-	key := runningCall{session, fmt.Sprint(id.Raw())}
+	key := runningCall{session, id}
 	d.mu.Lock()
 	d.running[key] = cancel
 	d.mu.Unlock()
@@ -87,7 +90,7 @@ func (d *directCalls) cancelled(session string, body []byte) {
 		return
 	}
 	d.mu.Lock()
-	cancel := d.running[runningCall{session, fmt.Sprint(id.Raw())}]
+	cancel := d.running[runningCall{session, id}]
 	d.mu.Unlock()
 	if cancel != nil {
 		cancel(errCancelledByPeer)
