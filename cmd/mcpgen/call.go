@@ -96,16 +96,6 @@ func compileForCall(files []string, name string, skipEnv bool, w io.Writer) *run
 	return srv
 }
 
-// report writes diagnostics, and a summary when the config did not build.
-func report(w io.Writer, srv *runtime.Server, ds load.Diagnostics) {
-	for _, d := range ds {
-		fmt.Fprintln(w, d)
-	}
-	if srv == nil {
-		fmt.Fprintln(w, ds.Summary())
-	}
-}
-
 // unsetVariable reports whether d is about a variable that is not set
 // (${NAME} or env.NAME).
 func unsetVariable(d load.Diagnostic) bool {

@@ -70,11 +70,16 @@ func holdGC() (restore func()) {
 // summary when the config does not build; the server is nil then.
 func compileOrReport(files []string, bo runtime.BuildOptions, w io.Writer) *runtime.Server {
 	srv, ds := compile(files, load.Options{}, bo)
+	report(w, srv, ds)
+	return srv
+}
+
+// report writes diagnostics, and a summary when the config did not build.
+func report(w io.Writer, srv *runtime.Server, ds load.Diagnostics) {
 	for _, d := range ds {
 		fmt.Fprintln(w, d)
 	}
 	if srv == nil {
 		fmt.Fprintln(w, ds.Summary())
 	}
-	return srv
 }
