@@ -127,3 +127,27 @@ func BenchmarkCompileGitHub(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInitializeGitHubInProcess is BenchmarkInitializeGitHub without
+// the process: serve reads the GitHub REST config, builds what it needs and
+// answers initialize on stdio. It is what bench-gate keeps from growing
+// (allocations), and what to profile (-cpuprofile) when startup grows.
+func BenchmarkInitializeGitHubInProcess(b *testing.B) {
+	cfg := githubConfig(b)
+	for _, args := range [][]string{{cfg}, {"--tool-search", cfg}} {
+		name := "list"
+		if len(args) > 1 {
+			name = "search"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var out bytes.Buffer
+				std := stdio{in: strings.NewReader(initialize), out: &out, err: io.Discard}
+				if runServe(context.Background(), args, std) != exitOK || !strings.Contains(out.String(), `"result"`) {
+					b.Fatalf("no initialize response: %s", out.String())
+				}
+			}
+		})
+	}
+}

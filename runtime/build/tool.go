@@ -262,9 +262,13 @@ func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-c
 func (b *builder) schemaAt(f *load.File, path, name string, v *spec.Value) *input.Schema {
 	raw, err := load.JSON(v.Node)
 	if err == nil {
-		if doc, _ := input.DecodeJSON(raw); doc != nil {
-			if m, ok := doc.(map[string]any); ok && !b.checkDialect(f, path, v, m) {
-				return nil
+		// only $schema matters to the dialect: decoding the whole schema
+		// is left to the compiler (and, serving, to the schema's first use)
+		if load.Field(v.Node, "$schema") != nil {
+			if doc, _ := input.DecodeJSON(raw); doc != nil {
+				if m, ok := doc.(map[string]any); ok && !b.checkDialect(f, path, v, m) {
+					return nil
+				}
 			}
 		}
 		var s *input.Schema

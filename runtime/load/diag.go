@@ -183,7 +183,7 @@ func (d Reporter) AtOffset(sev Severity, n *yaml.Node, off int, path, msg, hint 
 		diag.Line, diag.Col = n.Line, n.Column
 		if line, col, ok := d.blockPosition(n, off); ok {
 			diag.Line, diag.Col = line, col
-		} else {
+		} else if off >= 0 { // finding the line reads the file up to it
 			diag.Col += scalarOffset(n, off, d.Line(n.Line))
 		}
 	}
