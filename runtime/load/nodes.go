@@ -81,8 +81,7 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			k, _ := json.Marshal(n.Content[i].Value)
-			b.Write(k)
+			writeJSONString(b, n.Content[i].Value)
 			b.WriteByte(':')
 			if err := writeNodeJSON(b, n.Content[i+1]); err != nil {
 				return err
@@ -101,6 +100,10 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 		}
 		b.WriteByte(']')
 	default:
+		if n.Tag == "!!str" {
+			writeJSONString(b, n.Value)
+			return nil
+		}
 		x := scalarAny(n.Tag, n.Value)
 		if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
 			return fmt.Errorf("%s is not a JSON number", n.Value)
@@ -112,6 +115,22 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 		b.Write(enc)
 	}
 	return nil
+}
+
+// writeJSONString writes s as json.Marshal does; the common string, of
+// printable ASCII that needs no escape, without its reflection and copies
+// (a thousand imported schemas are hundreds of thousands of strings).
+func writeJSONString(b *bytes.Buffer, s string) {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			enc, _ := json.Marshal(s)
+			b.Write(enc)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
 }
 
 // locate finds the node at a diagnostic path below root, or the deepest
