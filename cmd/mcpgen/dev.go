@@ -58,13 +58,14 @@ func runDev(ctx context.Context, args []string, std stdio) int {
 	srv := rl.Server()
 	dev = devpage.Register(srv.MCP(), srv)
 	dev.CostsFrom(func() *devpage.Costs { return devCosts(rl.Server().Plan().Costs) })
+	dev.SwitchWith(devSwitches(rl))
 	dev.Built(ds, ds.Errors() == 0)
 	return serveDev(ctx, rl, dev, *addr, std, logger)
 }
 
 // serveDev listens at addr and serves the page and the MCP endpoint until
 // ctx is canceled, reloading the config as its files change.
-func serveDev(ctx context.Context, rl *reload.Reloader, _ *devpage.Dev, addr string, std stdio, logger *slog.Logger) int {
+func serveDev(ctx context.Context, rl *reload.Reloader, dev *devpage.Dev, addr string, std stdio, logger *slog.Logger) int {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		logger.Error("listening", "addr", addr, "err", err)
@@ -72,7 +73,7 @@ func serveDev(ctx context.Context, rl *reload.Reloader, _ *devpage.Dev, addr str
 	}
 	token := devpage.NewToken()
 	h := transport.NewHTTPHandler(rl.Server(), transport.HTTPOptions{})
-	hs := &http.Server{Handler: devpage.Handler(token, h), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: dev.Handler(token, h), ReadHeaderTimeout: 10 * time.Second}
 	base := fmt.Sprintf("http://%s/%s/", ln.Addr(), token)
 	fmt.Fprintf(std.err, "mcpgen dev: open %s\nMCP clients connect to %smcp\nWatching %d files; Ctrl-C stops.\n",
 		base, base, len(rl.Files()))
@@ -95,6 +96,17 @@ func serveDev(ctx context.Context, rl *reload.Reloader, _ *devpage.Dev, addr str
 		logger.Warn("shutting down", "err", err)
 	}
 	return exitOK
+}
+
+// devSwitches are the page's toggles: tool search on or off for the run,
+// as serve --tool-search turns it on (and off, whatever the config says).
+func devSwitches(rl *reload.Reloader) devpage.Switches {
+	return devpage.Switches{
+		ToolSearch: func() bool { return rl.Server().Plan().ToolSearch },
+		SetToolSearch: func(ctx context.Context, on bool) {
+			rl.ReloadWith(ctx, func(bo *runtime.BuildOptions) { bo.ToolSearch, bo.NoToolSearch = on, !on })
+		},
+	}
 }
 
 // devCosts is what the page shows of the costs.

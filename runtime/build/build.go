@@ -89,6 +89,9 @@ type Options struct {
 	// ToolSearch serves the search tools instead of the full list, as
 	// server.tool_search does (serve --tool-search).
 	ToolSearch bool
+	// NoToolSearch serves the full list even when server.tool_search is
+	// on (the dev page's switch, turned off); it wins over ToolSearch.
+	NoToolSearch bool
 	// Lint runs the description lint (lint.Rules) over the tools (validate).
 	Lint bool
 }
@@ -175,6 +178,9 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	b.expose(files)
 	b.costs()
 	b.lint()
+	if opts.NoToolSearch {
+		b.plan.ToolSearch = false
+	}
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *mask.NewRedactor(secrets.Credentials())
