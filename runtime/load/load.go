@@ -17,6 +17,7 @@ import (
 	"regexp"
 
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/runtime/load/yamlsplit"
 	"github.com/mcpgen/mcpgen/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -147,20 +148,23 @@ func decodeDoc(dec *yaml.Decoder, doc *yaml.Node, d Reporter, empty string) bool
 
 // parseYAML parses one YAML document, reporting syntax errors with a line.
 func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if !decodeDoc(dec, &doc, d, "the file is empty; it needs at least `version: 1`") {
-		return nil, false
+	doc, ok := yamlsplit.Parse(data) // a large file, on several cores
+	if !ok {
+		doc = &yaml.Node{}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		if !decodeDoc(dec, doc, d, "the file is empty; it needs at least `version: 1`") {
+			return nil, false
+		}
+		var extra yaml.Node
+		if err := dec.Decode(&extra); err == nil {
+			d.At(&extra, "", "a config file holds one YAML document", "split documents into separate files")
+		}
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		d.At(&extra, "", "a config file holds one YAML document", "split documents into separate files")
-	}
-	root := Resolve(&doc)
+	root := Resolve(doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		n := root
 		if n == nil {
-			n = &doc
+			n = doc
 		}
 		d.At(n, "", "a config file is a mapping with at least `version: 1`", "")
 		return nil, false
