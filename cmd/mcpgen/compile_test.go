@@ -76,11 +76,11 @@ func TestHoldLimitScalesWithFiles(t *testing.T) {
 	small, large := filepath.Join(dir, "small.yaml"), filepath.Join(dir, "large.yaml")
 	os.WriteFile(small, []byte("version: 1\n"), 0o644)
 	os.WriteFile(large, bytes.Repeat([]byte("# comment\n"), 1<<20), 0o644)
-	if got, want := holdLimit([]string{small}), int64(compileMemoryLimit+parsedPerByte*11); got != want {
+	if got, want := holdLimit([]string{small}, parsedPerByte), int64(compileMemoryLimit+parsedPerByte*11); got != want {
 		t.Errorf("holdLimit(small) = %d, want %d", got, want)
 	}
-	if got, want := holdLimit([]string{small, large, filepath.Join(dir, "missing.yaml")}),
-		int64(compileMemoryLimit+parsedPerByte*(11+10<<20)); got != want {
+	if got, want := holdLimit([]string{small, large, filepath.Join(dir, "missing.yaml")}, servedPerByte),
+		int64(compileMemoryLimit+servedPerByte*(11+10<<20)); got != want {
 		t.Errorf("holdLimit(small, large, missing) = %d, want %d", got, want)
 	}
 }
