@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -117,19 +118,60 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 	return nil
 }
 
-// writeJSONString writes s as json.Marshal does; the common string, of
-// printable ASCII that needs no escape, without its reflection and copies
-// (a thousand imported schemas are hundreds of thousands of strings).
+// writeJSONString writes s as json.Marshal does, byte for byte: HTML
+// characters, U+2028 and U+2029 escaped, invalid UTF-8 as U+FFFD. Without
+// its reflection and copies: a thousand imported schemas are hundreds of
+// thousands of strings.
 func writeJSONString(b *bytes.Buffer, s string) {
-	for i := range len(s) {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			enc, _ := json.Marshal(s)
-			b.Write(enc)
-			return
-		}
-	}
+	const hex = "0123456789abcdef"
 	b.WriteByte('"')
-	b.WriteString(s)
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			b.WriteString(s[start:i])
+			switch r {
+			case utf8.RuneError:
+				b.WriteString(`\ufffd`)
+			default:
+				b.WriteString(`\u202`)
+				b.WriteByte(hex[r&0xf])
+			}
+			start = i + size
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
 	b.WriteByte('"')
 }
 
