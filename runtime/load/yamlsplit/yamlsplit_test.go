@@ -3,6 +3,8 @@ package yamlsplit
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -167,6 +169,32 @@ func BenchmarkGitHub(b *testing.B) {
 			if _, ok := Parse(data); !ok {
 				b.Fatal("not parsed in parts")
 			}
+		}
+	})
+}
+
+// FuzzSameTree: whatever the bytes, a file parsed in parts gives the tree
+// of one parse, or is left to it. Seeded with the examples, whole, and
+// with lists of tools of the imported shape.
+func FuzzSameTree(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.FromSlash("../../../examples/*/*.yaml"))
+	for _, p := range paths {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add(config("server: {name: x}\n", "prompts:\n  - name: p\n", tool(0, ""), tool(1, "    annotations: &a {read_only: true}\n    meta: *a\n"), tool(2, "")))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := parts(data, 3)
+		if !ok {
+			return
+		}
+		var doc yaml.Node
+		if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
+			t.Fatalf("parsed in parts what does not parse whole: %v", err)
+		}
+		if d := diff(&doc, got, "doc"); d != "" {
+			t.Fatal(d)
 		}
 	})
 }
