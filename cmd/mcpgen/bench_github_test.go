@@ -122,7 +122,7 @@ func BenchmarkCompileGitHub(b *testing.B) {
 	for b.Loop() {
 		var out bytes.Buffer
 		std := stdio{out: &out, err: io.Discard}
-		if runValidate(context.Background(), []string{cfg}, std) != exitOK {
+		if runWith(context.Background(), std, "validate", cfg) != exitOK {
 			b.Fatalf("validate failed: %s", out.String())
 		}
 	}
