@@ -8,17 +8,11 @@ import (
 // subcommand each.
 func importCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "import FORMAT SOURCE [flags]",
-		Short: "write a config from an API description (openapi, graphql)",
-		Args:  cobra.ArbitraryArgs, // an unknown format gets our own message
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				cmd.SetOut(cmd.ErrOrStderr())
-				cmd.Help()
-				return exitStatus(exitUsage)
-			}
-			return unknownCommand(cmd, args[0], "format")
-		},
+		Use:         "import FORMAT SOURCE [flags]",
+		Short:       "write a config from an API description (openapi, graphql)",
+		Args:        cobra.ArbitraryArgs, // an unknown format gets our own message
+		RunE:        pickSubcommand("format"),
+		Annotations: subcommands("format", "Formats"),
 	}
 	cmd.AddCommand(graphqlCommand(), openapiCommand())
 	return cmd

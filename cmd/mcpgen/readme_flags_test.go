@@ -96,7 +96,7 @@ func docFlags(args []string) []string {
 // one-letter shorthand.
 func TestDocFlagsInHelp(t *testing.T) {
 	var commands []string
-	for _, c := range rootCommand().Commands() {
+	for _, c := range rootCommand(stdio{}).Commands() {
 		commands = append(commands, c.Name())
 	}
 	pages, _ := filepath.Glob("../../docs/*.md")

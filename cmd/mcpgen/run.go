@@ -58,31 +58,30 @@ func newCommand(use, short string, run body) *cobra.Command {
 	}
 }
 
+//go:generate go test -run ^TestManPages$ -update
+
 // rootCommand declares mcpgen and every subcommand: the one definition that
-// parsing, help, shell completion and the man pages are made from.
-func rootCommand() *cobra.Command {
+// parsing, help, shell completion and the man pages are made from. std are
+// the streams commands write to.
+func rootCommand(std stdio) *cobra.Command {
 	root := &cobra.Command{
 		Use:               "mcpgen",
 		Short:             "mcpgen serves an MCP server described in YAML.",
 		Args:              cobra.ArbitraryArgs, // unknown commands get our own message
+		RunE:              pickSubcommand("command"),
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 		DisableAutoGenTag: true,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				cmd.SetOut(cmd.ErrOrStderr())
-				cmd.Help()
-				return exitStatus(exitUsage)
-			}
-			return unknownCommand(cmd, args[0], "command")
-		},
 	}
 	root.AddCommand(initCommand(), serveCommand(), devCommand(), validateCommand(), callCommand(), testCommand(),
 		schemaCommand(), importCommand(), clientConfigCommand(), packCommand(), soakCommand(), versionCommand())
 	root.SetFlagErrorFunc(flagError)
 	root.SetUsageTemplate(usageTemplate)
+	root.SetIn(std.in)
+	root.SetOut(std.out)
+	root.SetErr(std.err)
 	root.InitDefaultHelpCmd()
-	root.InitDefaultCompletionCmd()
+	root.InitDefaultCompletionCmd() // after SetOut: it keeps the writer it finds
 	for _, c := range root.Commands() {
 		c.DisableAutoGenTag = true
 		switch c.Name() {
@@ -90,6 +89,8 @@ func rootCommand() *cobra.Command {
 			c.Short = "print the help of mcpgen or of a command"
 		case "completion":
 			c.Short = "print a script that completes mcpgen's commands and flags in bash, zsh, fish or powershell"
+			c.Args, c.RunE = cobra.ArbitraryArgs, pickSubcommand("shell")
+			c.Annotations = subcommands("shell", "Shells")
 		}
 	}
 	return root
@@ -100,22 +101,19 @@ func rootCommand() *cobra.Command {
 const usageTemplate = `Usage:
   {{if .HasParent}}{{.UseLine}}{{else}}{{.CommandPath}} <command> [flags] [arguments]{{end}}{{if .HasAvailableSubCommands}}
 
-{{if .HasParent}}Formats{{else}}Commands{{end}}:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
+{{or (index .Annotations "subcommands") "Commands"}}:{{range .Commands}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
   {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
 
 Flags:
 {{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableSubCommands}}
 
-Run '{{.CommandPath}} <{{if .HasParent}}format{{else}}command{{end}}> -h' for its flags.{{end}}
+Run '{{.CommandPath}} <{{or (index .Annotations "subcommand") "command"}}> -h' for its flags.{{end}}
 `
 
 // run is mcpgen's main, testable: it returns the exit status.
 func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
-	root := rootCommand()
+	root := rootCommand(stdio{in: in, out: out, err: errw})
 	root.SetArgs(args)
-	root.SetIn(in)
-	root.SetOut(out)
-	root.SetErr(errw)
 	if cmd, _, err := root.Find(args); err == nil {
 		if msg := singleDash(cmd, args); msg != "" {
 			return usageError(errw, commandName(cmd), msg)
@@ -138,6 +136,26 @@ func commandName(cmd *cobra.Command) string {
 		return ""
 	}
 	return strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name()+" ")
+}
+
+// pickSubcommand is the action of a command that only holds subcommands
+// (what they are to the user): without one it prints its usage on stderr
+// (exit status 2), and it reports one it does not have.
+func pickSubcommand(what string) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			cmd.SetOut(cmd.ErrOrStderr())
+			cmd.Help()
+			return exitStatus(exitUsage)
+		}
+		return unknownCommand(cmd, args[0], what)
+	}
+}
+
+// subcommands are the annotations that name what a command's subcommands
+// are, one and many, in its usage.
+func subcommands(one, many string) map[string]string {
+	return map[string]string{"subcommand": one, "subcommands": many}
 }
 
 // unknownCommand reports name, which is no subcommand of parent, with the
