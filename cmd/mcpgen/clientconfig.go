@@ -28,6 +28,7 @@ func clientConfigCommand() *cobra.Command {
 		func(ctx context.Context, files []string, std stdio) int { return runClientConfig(ctx, files, std, &f) })
 	fs := cmd.Flags()
 	fs.StringVar(&f.client, "client", "", "print only this client's snippets: "+strings.Join(pack.Clients, ", "))
+	completeWords(cmd, "client", pack.Clients...)
 	fs.StringVar(&f.url, "url", "", "the server's Streamable HTTP endpoint, for the HTTP snippets (default: from server.http.addr, else http://127.0.0.1:8080/mcp)")
 	return cmd
 }

@@ -49,6 +49,9 @@ func TestCompletionCandidates(t *testing.T) {
 		{[]string{"validate", "x.yaml", "--sk"}, []string{"--skip-env\t"}},
 		{[]string{"import", "o"}, []string{"openapi\t"}},
 		{[]string{"pack", "-"}, []string{"-o\t", "--output\t"}},
+		{[]string{"validate", "--format", ""}, []string{"github", "json", "text"}},
+		{[]string{"serve", "x.yaml", "--log-level", "w"}, []string{"warn"}},
+		{[]string{"client-config", "--client", ""}, []string{"claude", "cursor", "vscode", "codex"}},
 	} {
 		out, code := runOut(t, append([]string{"__complete"}, tt.args...)...)
 		if code != exitOK {

@@ -34,6 +34,7 @@ func devCommand() *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&f.addr, "addr", "127.0.0.1:0", "listen at `ADDR`, a loopback address (port 0: any free port)")
 	fs.StringVar(&f.level, "log-level", "info", "operator log level on stderr: debug, info, warn or error")
+	completeWords(cmd, "log-level", logLevels...)
 	return cmd
 }
 

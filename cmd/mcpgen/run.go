@@ -58,6 +58,14 @@ func newCommand(use, short string, run body) *cobra.Command {
 	}
 }
 
+// logLevels are the values of --log-level.
+var logLevels = []string{"debug", "info", "warn", "error"}
+
+// completeWords makes the shell complete the flag name of cmd with words.
+func completeWords(cmd *cobra.Command, name string, words ...string) {
+	cmd.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(words, cobra.ShellCompDirectiveNoFileComp))
+}
+
 //go:generate go test -run ^TestManPages$ -update
 
 // rootCommand declares mcpgen and every subcommand: the one definition that

@@ -28,6 +28,7 @@ func testCommand() *cobra.Command {
 	fs.StringVar(&f.pattern, "run", "", "run only the tests whose name matches this regular expression")
 	fs.BoolVar(&f.record, "record", false, "call the real HTTP APIs and store the exchanges, secrets scrubbed, in NAME.recorded.yaml beside each test file")
 	fs.StringVar(&f.format, "format", "text", "output format: text, github (workflow annotations) or junit (JUnit XML)")
+	completeWords(cmd, "format", "text", "github", "junit")
 	fs.StringVar(&f.junitFile, "junit", "", "also write a JUnit XML report to this file")
 	return cmd
 }

@@ -31,6 +31,7 @@ func validateCommand() *cobra.Command {
 		func(ctx context.Context, files []string, std stdio) int { return runValidate(ctx, files, std, &f) })
 	fs := cmd.Flags()
 	fs.StringVar(&f.format, "format", "text", "output format: text, json or github (workflow annotations)")
+	completeWords(cmd, "format", slices.Sorted(maps.Keys(reporters))...)
 	fs.BoolVar(&f.skipEnv, "skip-env", false, "do not report unset environment variables (for CI machines without secrets)")
 	fs.BoolVar(&f.connect, "connect", false, "also connect to every backend that can be checked (databases) and report the ones that do not answer")
 	fs.BoolVar(&f.costs, "costs", false, "also count the tokens of what clients list (tools, prompts, resource templates) and print the largest tools and the totals")
