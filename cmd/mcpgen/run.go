@@ -73,8 +73,11 @@ func completeWords(cmd *cobra.Command, name string, words ...string) {
 // the streams commands write to.
 func rootCommand(std stdio) *cobra.Command {
 	root := &cobra.Command{
-		Use:               "mcpgen",
-		Short:             "mcpgen serves an MCP server described in YAML.",
+		Use:   "mcpgen",
+		Short: "serve an MCP server described in YAML",
+		Long: `mcpgen serves an MCP server described in YAML.
+
+Exit status: 0 ok, 1 a config or call error, 2 a usage error.`,
 		Args:              cobra.ArbitraryArgs, // unknown commands get our own message
 		RunE:              pickSubcommand("command"),
 		SilenceErrors:     true,
