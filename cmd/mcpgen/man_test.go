@@ -66,6 +66,9 @@ func TestManPages(t *testing.T) {
 // pages name every command and each command's page every flag.
 func TestManPagesRender(t *testing.T) {
 	if _, err := exec.LookPath("groff"); err != nil {
+		if os.Getenv("MCPGEN_TEST_SHELLS_REQUIRED") != "" {
+			t.Fatal("groff is required (MCPGEN_TEST_SHELLS_REQUIRED)")
+		}
 		t.Skip("no groff")
 	}
 	var all strings.Builder
