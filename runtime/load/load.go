@@ -114,7 +114,7 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
-		unset: f.unset}
+		unset: f.unset, readFile: secretFileReader(f.Dir)}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), rootPlace(""))
 	// a missing or mistyped version has been reported by the decoder
 	if n := Field(root, "version"); n != nil && f.Config.Version != 1 && !ds.Reported(path, "version") {
