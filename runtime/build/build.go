@@ -158,6 +158,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	}
 	b.identity = b.plan.Identity
 	for _, f := range files {
+		b.configFiles(f)
 		if b.oneServer(f) {
 			b.server(f)
 		}

@@ -36,6 +36,9 @@ type File struct {
 	Dir    string       // directory that relative paths in the file start from
 	Config *spec.Config // decoded contents
 	Root   *yaml.Node   // the document's root mapping, for positions
+	// Overlay is the path of the overlay merged into the file
+	// (spec.Config.Overlays), or "".
+	Overlay string
 	// Secrets are the values the file took from the environment, and the
 	// policy for them.
 	Secrets Secrets
@@ -67,26 +70,16 @@ func (f *File) EnvAt(path string) func(name string) (value string, ok bool) {
 	}
 }
 
-// Files reads and decodes the config files at paths. It returns the files
-// that parsed, and every problem found in any of them.
+// Files reads and decodes the config files at paths and the files they
+// include (see spec.Config.Include), each once, every file followed by
+// those it includes. It returns the files that parsed, and every problem
+// found in any of them.
 func Files(paths []string, opts Options) ([]*File, Diagnostics) {
-	var (
-		files []*File
-		ds    Diagnostics
-	)
+	l := &loader{opts: opts, seen: map[string]bool{}}
 	for _, p := range paths {
-		data, err := regfile.Read(p, 0)
-		if err != nil {
-			ds = append(ds, Diagnostic{File: p, Message: ReadError(err), Severity: Error})
-			continue
-		}
-		f, fds := Bytes(p, data, opts)
-		ds = append(ds, fds...)
-		if f != nil {
-			files = append(files, f)
-		}
+		l.load(p, opts.LookupEnv, nil)
 	}
-	return files, ds
+	return l.files, l.ds
 }
 
 // ReadError words a failure to read a file for a diagnostic: the reason,
