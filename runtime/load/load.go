@@ -102,7 +102,9 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data,
+	dir := filepath.Dir(path)
+	lookup = envFile(root, dir, lookup, d)
+	f := &File{Path: path, Dir: dir, Config: &spec.Config{}, Root: root, src: data,
 		lookup: lookup, skipEnv: opts.SkipEnv}
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
