@@ -53,3 +53,29 @@ tools:
 		BuildOptions{Registry: testRegistry(nil)})
 	wantDiag(t, ds, filepath.Join(dup, "more.yaml")+":4:", "tools[0]")
 }
+
+// TestOverlayServes builds a config with the overlay MCPGEN_ENV names: the
+// overlay's tools are served, and what the build finds wrong in the
+// overlay is reported at the overlay's own lines.
+func TestOverlayServes(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{
+		"mcpgen.yaml":      "version: 1\noverlays: {prod: mcpgen.prod.yaml, broken: broken.yaml}\ntools:\n  - {name: a, description: A., content: [{text: a}]}\n",
+		"mcpgen.prod.yaml": "tools:\n  - {name: a, description: Prod A.}\n  - {name: p, description: P., content: [{text: p}]}\n",
+		"broken.yaml":      "tools:\n\n  - {name: a, handler: {kind: nope}}\n",
+	})
+	compile := func(env string) (*Server, load.Diagnostics) {
+		return Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(map[string]string{"MCPGEN_ENV": env})},
+			BuildOptions{Registry: testRegistry(nil)})
+	}
+	srv, ds := compile("prod")
+	if ds.Errors() > 0 {
+		t.Fatal(ds)
+	}
+	defer srv.Close()
+	if srv.plan.AllTools["p"] == nil || srv.plan.AllTools["a"].Def.Description != "Prod A." {
+		t.Errorf("tools %v: want p, and a described by the overlay", srv.plan.AllTools)
+	}
+	_, ds = compile("broken")
+	wantDiag(t, ds, filepath.Join(dir, "broken.yaml")+":3:", "tools[0].handler.kind", "nope")
+}

@@ -67,11 +67,7 @@ func TestEnvFileErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p := filepath.Join(dir, tt.config[1:])
-			if tt.config[0] != '@' {
-				p = writeConfig(t, dir, "version: 1\n"+tt.config+"\n")
-			}
-			_, ds := Files([]string{p}, Options{LookupEnv: envMap(map[string]string{"HOME": "/home/x"})})
+			ds := loadIn(t, dir, tt.config, map[string]string{"HOME": "/home/x"})
 			wantDiag(t, ds, strings.ReplaceAll(tt.want, "{DIR}", dir))
 			for _, d := range ds {
 				if strings.Contains(d.String(), "hunter2") {

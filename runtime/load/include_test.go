@@ -80,11 +80,7 @@ func TestIncludeErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			p := filepath.Join(dir, tt.config[1:])
-			if tt.config[0] != '@' {
-				p = writeConfig(t, dir, "version: 1\n"+tt.config+"\n")
-			}
-			_, ds := Files([]string{p}, Options{LookupEnv: envMap(nil)})
+			ds := loadIn(t, dir, tt.config, nil)
 			r := strings.NewReplacer("{DIR}", dir, "{SELF}", filepath.Join(dir, "self.yaml"),
 				"{A}", filepath.Join(dir, "a.yaml"), "{B}", filepath.Join(dir, "b.yaml"))
 			wantDiag(t, ds, r.Replace(tt.want))

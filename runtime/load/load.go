@@ -47,6 +47,7 @@ type File struct {
 	// skipped (SkipEnv).
 	unset   map[*yaml.Node]bool
 	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
+	origins map[*yaml.Node]*origin
 	skipEnv bool
 }
 
@@ -104,8 +105,10 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	}
 	dir := filepath.Dir(path)
 	lookup = envFile(root, dir, lookup, d)
+	d.origins = map[*yaml.Node]*origin{}
 	f := &File{Path: path, Dir: dir, Config: &spec.Config{}, Root: root, src: data,
-		lookup: lookup, skipEnv: opts.SkipEnv}
+		lookup: lookup, skipEnv: opts.SkipEnv, origins: d.origins}
+	f.Overlay = overlay(root, dir, lookup, d, d.origins)
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,

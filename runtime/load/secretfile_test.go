@@ -80,9 +80,7 @@ func TestSecretFileErrors(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			config := "version: 1\nbackends:\n  api:\n    kind: http\n    base_url: \"" + tt.value + "\"\n"
-			_, ds := Files([]string{writeConfig(t, dir, config)}, Options{LookupEnv: envMap(nil)})
-			wantDiag(t, ds, tt.want)
+			wantDiag(t, loadIn(t, dir, "backends:\n  api:\n    kind: http\n    base_url: \""+tt.value+"\"", nil), tt.want)
 		})
 	}
 	if len(special) > 1 {
@@ -119,6 +117,19 @@ func writeConfig(t *testing.T, dir, text string) string {
 		t.Fatal(err)
 	}
 	return f.Name()
+}
+
+// loadIn loads a config in dir, with env as the environment: the file
+// dir/NAME when config is "@NAME", else "version: 1\n" and config written
+// to a new file there.
+func loadIn(t *testing.T, dir, config string, env map[string]string) Diagnostics {
+	t.Helper()
+	p := filepath.Join(dir, strings.TrimPrefix(config, "@"))
+	if !strings.HasPrefix(config, "@") {
+		p = writeConfig(t, dir, "version: 1\n"+config+"\n")
+	}
+	_, ds := Files([]string{p}, Options{LookupEnv: envMap(env)})
+	return ds
 }
 
 // nodePairs returns the keys and scalar values of mapping n.
