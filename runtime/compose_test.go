@@ -63,6 +63,8 @@ func TestOverlayServes(t *testing.T) {
 		"mcpgen.yaml":      "version: 1\noverlays: {prod: mcpgen.prod.yaml, broken: broken.yaml}\ntools:\n  - {name: a, description: A., content: [{text: a}]}\n",
 		"mcpgen.prod.yaml": "tools:\n  - {name: a, description: Prod A.}\n  - {name: p, description: P., content: [{text: p}]}\n",
 		"broken.yaml":      "tools:\n\n  - {name: a, handler: {kind: nope}}\n",
+		"twice.yaml":       "version: 1\noverlays: {prod: twice.prod.yaml}\ninclude: [mcpgen.yaml]\n",
+		"twice.prod.yaml":  "tools:\n  - {name: a, description: A again., content: [{text: a}]}\n",
 	})
 	compile := func(env string) (*Server, load.Diagnostics) {
 		return Compile([]string{filepath.Join(dir, "mcpgen.yaml")}, load.Options{LookupEnv: envMap(map[string]string{"MCPGEN_ENV": env})},
@@ -78,4 +80,10 @@ func TestOverlayServes(t *testing.T) {
 	}
 	_, ds = compile("broken")
 	wantDiag(t, ds, filepath.Join(dir, "broken.yaml")+":3:", "tools[0].handler.kind", "nope")
+
+	// an overlay changes the file that names it: a tool of an included
+	// file is defined twice, and each place is the file it is written in
+	_, ds = Compile([]string{filepath.Join(dir, "twice.yaml")}, load.Options{LookupEnv: envMap(map[string]string{"MCPGEN_ENV": "prod"})},
+		BuildOptions{Registry: testRegistry(nil)})
+	wantDiag(t, ds, `tool "a" is defined twice; first defined at `+filepath.Join(dir, "twice.prod.yaml")+":2:")
 }

@@ -355,7 +355,7 @@ type place struct {
 	line, col int
 }
 
-func placeOf(f *load.File, n *yaml.Node) place { return place{f.Path, n.Line, n.Column} }
+func placeOf(f *load.File, n *yaml.Node) place { return place{f.FileOf(n), n.Line, n.Column} }
 
 func (p place) String() string { return fmt.Sprintf("%s:%d:%d", p.file, p.line, p.col) }
 

@@ -89,6 +89,15 @@ func overlay(root *yaml.Node, dir string, lookup LookupEnv, d Reporter, origins 
 	return p
 }
 
+// FileOf returns the path of the file node n of f was read from: f's own,
+// or its overlay's.
+func (f *File) FileOf(n *yaml.Node) string {
+	if o := f.origins[n]; o != nil {
+		return o.file
+	}
+	return f.Path
+}
+
 // remember records o as the origin of n and every node under it.
 func remember(n *yaml.Node, o *origin, origins map[*yaml.Node]*origin) {
 	if n == nil || origins[n] != nil {
