@@ -33,9 +33,11 @@ type Config struct {
 	// `{dev: mcpgen.dev.yaml, prod: mcpgen.prod.yaml}`. The overlay's
 	// mappings merge key by key into this file's; a list of named entries
 	// (tools, prompts, …) merges by `name`, an entry of a new name being
-	// added; any other value replaces this file's. Without MCPGEN_ENV no
-	// overlay is used; an environment that names no overlay is an error.
-	// An overlay may not set `include`, `env_file` or `overlays`.
+	// added; any other value replaces this file's; `~` clears a setting.
+	// An overlay changes only this file. Without MCPGEN_ENV no overlay is
+	// used; an environment that the overlays of no file of the config name
+	// is an error (a file without one for it is used as it is). An
+	// overlay may not set `include`, `env_file` or `overlays`.
 	Overlays map[string]string `yaml:"overlays,omitempty" mcpgen:"server"`
 	// Server describes this MCP server to clients.
 	Server Server `yaml:"server,omitempty"`

@@ -48,6 +48,7 @@ type File struct {
 	unset   map[*yaml.Node]bool
 	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
 	origins map[*yaml.Node]*origin
+	choice  *choice // of an overlay, for Files to check
 	skipEnv bool
 }
 
@@ -80,6 +81,7 @@ func Files(paths []string, opts Options) ([]*File, Diagnostics) {
 	for _, p := range paths {
 		l.load(p, opts.LookupEnv, nil)
 	}
+	checkChoices(l.files, &l.ds)
 	return l.files, l.ds
 }
 
@@ -108,7 +110,7 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	d.origins = map[*yaml.Node]*origin{}
 	f := &File{Path: path, Dir: dir, Config: &spec.Config{}, Root: root, src: data,
 		lookup: lookup, skipEnv: opts.SkipEnv, origins: d.origins}
-	f.Overlay = overlay(root, dir, lookup, d, d.origins)
+	f.Overlay, f.choice = overlay(root, dir, lookup, d, d.origins)
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,

@@ -26,43 +26,82 @@ type origin struct {
 // are found, which the base file alone says.
 var overlayKeys = []string{"include", "env_file", "overlays"}
 
+// choice is what a file's overlays made of the environment EnvVariable
+// names.
+type choice struct {
+	env   string
+	names []string   // the environments of the file's overlays
+	key   *yaml.Node // the key `overlays`
+	found bool       // env is among names
+}
+
 // overlay merges into root, the root mapping of a config in dir, the
 // overlay of the environment EnvVariable names (through lookup), recording
 // the origin of the overlay's nodes in origins. It returns the overlay's
-// path, or "" when none is merged.
-func overlay(root *yaml.Node, dir string, lookup LookupEnv, d Reporter, origins map[*yaml.Node]*origin) string {
+// path, or "" when none is merged, and the choice made, nil when the file
+// has no overlays or no environment is named. An environment none of
+// the file's overlays names is left for Files to report (checkChoices):
+// a config split over files may give overlays to some files only.
+func overlay(root *yaml.Node, dir string, lookup LookupEnv, d Reporter, origins map[*yaml.Node]*origin) (string, *choice) {
 	list := Field(root, "overlays")
 	if list == nil || list.Kind != yaml.MappingNode {
-		return "" // none, or the decoder reports what is wrong
+		return "", nil // none, or the decoder reports what is wrong
 	}
 	env, _ := lookup(EnvVariable)
 	if env == "" {
-		return ""
+		return "", nil
 	}
-	var names []string
-	entry := (*yaml.Node)(nil)
+	p, found := overlayFile(root, list, env, dir, d, origins)
+	c := &choice{env: env, key: keyNode(root, "overlays"), found: found}
 	for i := 0; i+1 < len(list.Content); i += 2 {
-		names = append(names, list.Content[i].Value)
+		c.names = append(c.names, list.Content[i].Value)
+	}
+	return p, c
+}
+
+// checkChoices reports an environment that the overlays of no file
+// name: a typo, or an overlay forgotten.
+func checkChoices(files []*File, list *Diagnostics) {
+	var missed []*File
+	for _, f := range files {
+		switch {
+		case f.choice == nil:
+		case f.choice.found:
+			return
+		default:
+			missed = append(missed, f)
+		}
+	}
+	for _, f := range missed {
+		c := f.choice
+		hint := suggest.DidYouMean(c.env, c.names)
+		if hint == "" {
+			hint = "the environments are " + strings.Join(c.names, ", ")
+		}
+		f.Reporter(list).At(c.key, "overlays", fmt.Sprintf("%s is %q, which names no overlay", EnvVariable, c.env), hint)
+	}
+}
+
+// overlayFile merges the overlay of env from the overlays list of root, if
+// list names env, and returns its path ("" when it could not be read).
+func overlayFile(root, list *yaml.Node, env, dir string, d Reporter, origins map[*yaml.Node]*origin) (string, bool) {
+	var entry *yaml.Node
+	for i := 0; i+1 < len(list.Content); i += 2 {
 		if list.Content[i].Value == env {
 			entry = Resolve(list.Content[i+1])
 		}
 	}
 	if entry == nil {
-		hint := suggest.DidYouMean(env, names)
-		if hint == "" {
-			hint = "the environments are " + strings.Join(names, ", ")
-		}
-		d.At(keyNode(root, "overlays"), "overlays", fmt.Sprintf("%s is %q, which names no overlay", EnvVariable, env), hint)
-		return ""
+		return "", false
 	}
 	if entry.Kind != yaml.ScalarNode || entry.Value == "" {
-		return "" // the decoder reports it
+		return "", true // the decoder reports it
 	}
 	at := "overlays." + env
 	if strings.Contains(entry.Value, "${") {
 		d.At(entry, at, "an overlay's path is read before variables are expanded, so it cannot use them",
 			"write the path as it is, relative to this file")
-		return ""
+		return "", true
 	}
 	p := entry.Value
 	if !filepath.IsAbs(p) {
@@ -71,12 +110,12 @@ func overlay(root *yaml.Node, dir string, lookup LookupEnv, d Reporter, origins 
 	data, err := regfile.Read(p, 0)
 	if err != nil {
 		d.At(entry, at, p+": "+ReadError(err), "paths start from the directory of this file")
-		return ""
+		return "", true
 	}
 	od := Reporter{file: p, list: d.list, src: data}
 	over, ok := parseYAML(data, od)
 	if !ok {
-		return ""
+		return "", true
 	}
 	remember(over, &origin{file: p, src: data}, origins)
 	for _, key := range overlayKeys {
@@ -86,7 +125,7 @@ func overlay(root *yaml.Node, dir string, lookup LookupEnv, d Reporter, origins 
 		}
 	}
 	merge(root, over)
-	return p
+	return p, true
 }
 
 // FileOf returns the path of the file node n of f was read from: f's own,

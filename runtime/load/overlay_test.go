@@ -107,3 +107,23 @@ func TestOverlayErrors(t *testing.T) {
 	_, ds := Files([]string{filepath.Join(dir, "var-path.yaml")}, Options{LookupEnv: envMap(map[string]string{"MCPGEN_ENV": "prod", "DIR": dir})})
 	wantDiag(t, ds, "var-path.yaml:2:18: overlays.prod: an overlay's path is read before variables are expanded")
 }
+
+// TestOverlaySplit: in a config split over files, an environment that
+// some files' overlays name leaves the others as they are; one that no
+// file's overlays name is reported at each.
+func TestOverlaySplit(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{
+		"mcpgen.yaml":   "version: 1\ninclude: [more.yaml]\noverlays: {prod: prod.yaml}\n",
+		"prod.yaml":     "server: {name: prod}\n",
+		"more.yaml":     "version: 1\noverlays: {dev: more.dev.yaml}\n",
+		"more.dev.yaml": "server: {name: dev}\n",
+	})
+	files, ds := Files([]string{filepath.Join(dir, "mcpgen.yaml")}, Options{LookupEnv: envMap(map[string]string{"MCPGEN_ENV": "prod"})})
+	if len(ds) > 0 || len(files) != 2 || files[0].Config.Server.Name != "prod" || files[1].Overlay != "" {
+		t.Errorf("MCPGEN_ENV=prod: %v", ds)
+	}
+	_, ds = Files([]string{filepath.Join(dir, "mcpgen.yaml")}, Options{LookupEnv: envMap(map[string]string{"MCPGEN_ENV": "deb"})})
+	wantDiag(t, ds, "mcpgen.yaml:3:1: overlays: MCPGEN_ENV is \"deb\", which names no overlay; the environments are prod")
+	wantDiag(t, ds, "more.yaml:2:1: overlays: MCPGEN_ENV is \"deb\", which names no overlay; did you mean \"dev\"?")
+}
