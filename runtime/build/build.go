@@ -64,6 +64,10 @@ type Options struct {
 	// resolved against the directory of the file that names it; it need
 	// not exist. `mcpgen pack` bundles them.
 	Referenced func(path string)
+	// SecretFiles, when set, is called with every file holding secrets a
+	// config read (its env_file, the files of ${file:PATH}): reload
+	// watches them, and they are never bundled.
+	SecretFiles func(path string)
 	// Observer receives metrics and traces of the calls; nil for none.
 	Observer *observe.Observer
 	// Cache keeps the results of tools that declare `cache`; nil keeps them

@@ -19,8 +19,9 @@ const MaxEnvFile = 1 << 20
 // envFile reads the `env_file:` of the config whose root is root, in dir,
 // and returns lookup extended with its variables: a variable lookup finds
 // is never overridden by the file. A missing file is skipped; any other
-// problem is reported, and lookup returned as it is.
-func envFile(root *yaml.Node, dir string, lookup LookupEnv, d Reporter) LookupEnv {
+// problem is reported, and lookup returned as it is. The file's path, if
+// it names one, is passed to seen.
+func envFile(root *yaml.Node, dir string, lookup LookupEnv, d Reporter, seen func(path string)) LookupEnv {
 	n := Field(root, "env_file")
 	if n == nil || n.Kind != yaml.ScalarNode || n.Value == "" {
 		return lookup // none, or the decoder reports what is wrong
@@ -34,6 +35,7 @@ func envFile(root *yaml.Node, dir string, lookup LookupEnv, d Reporter) LookupEn
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(dir, p)
 	}
+	seen(p)
 	data, err := regfile.Read(p, MaxEnvFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return lookup // the variables are expected in the environment

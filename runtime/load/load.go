@@ -39,6 +39,10 @@ type File struct {
 	// Overlay is the path of the overlay merged into the file
 	// (spec.Config.Overlays), or "".
 	Overlay string
+	// SecretFiles are the files holding secrets that the file read, or
+	// tried to: its env_file and the files of ${file:PATH}. Reload watches
+	// them; pack never bundles them.
+	SecretFiles []string
 	// Secrets are the values the file took from the environment, and the
 	// policy for them.
 	Secrets Secrets
@@ -106,15 +110,17 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 		lookup = os.LookupEnv
 	}
 	dir := filepath.Dir(path)
-	lookup = envFile(root, dir, lookup, d)
 	d.origins = map[*yaml.Node]*origin{}
 	f := &File{Path: path, Dir: dir, Config: &spec.Config{}, Root: root, src: data,
-		lookup: lookup, skipEnv: opts.SkipEnv, origins: d.origins}
+		skipEnv: opts.SkipEnv, origins: d.origins}
+	seen := func(p string) { f.SecretFiles = appendNew(f.SecretFiles, p) }
+	lookup = envFile(root, dir, lookup, d, seen)
+	f.lookup = lookup
 	f.Overlay, f.choice = overlay(root, dir, lookup, d, d.origins)
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
-		unset: f.unset, readFile: secretFileReader(f.Dir)}
+		unset: f.unset, readFile: secretFileReader(f.Dir, seen)}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), rootPlace(""))
 	// a missing or mistyped version has been reported by the decoder
 	if n := Field(root, "version"); n != nil && f.Config.Version != 1 && !ds.Reported(path, "version") {

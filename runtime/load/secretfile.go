@@ -17,12 +17,14 @@ const MaxSecretFile = 64 << 10
 // secretFileReader returns the reader of ${file:PATH} for a config file in
 // dir: a relative PATH starts from dir; the file must be a regular file of
 // at most MaxSecretFile bytes, read without blocking; one trailing line
-// break is dropped, as `echo` and editors leave one.
-func secretFileReader(dir string) func(path string) (string, error) {
+// break is dropped, as `echo` and editors leave one. Each path read, or
+// tried, is passed to seen.
+func secretFileReader(dir string, seen func(path string)) func(path string) (string, error) {
 	return func(path string) (string, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(dir, path)
 		}
+		seen(path)
 		data, err := regfile.Read(path, MaxSecretFile)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {

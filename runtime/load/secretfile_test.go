@@ -140,3 +140,19 @@ func nodePairs(n *yaml.Node) [][2]string {
 	}
 	return out
 }
+
+// TestSecretFilesListed: the files holding secrets a config read, or
+// tried to, are listed for reload to watch, a missing env_file too.
+func TestSecretFilesListed(t *testing.T) {
+	t.Parallel()
+	dir := writeFiles(t, map[string]string{"token": "tok-0123456789"})
+	p := writeConfig(t, dir, "version: 1\nenv_file: .env\nbackends:\n  a: {kind: http, base_url: \"${file:token}\", headers: {X: \"${file:none:-x}\"}}\n")
+	files, ds := Files([]string{p}, Options{LookupEnv: envMap(nil)})
+	if len(ds) > 0 {
+		t.Fatal(ds)
+	}
+	want := []string{filepath.Join(dir, ".env"), filepath.Join(dir, "token"), filepath.Join(dir, "none")}
+	if diff := cmp.Diff(want, files[0].SecretFiles); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
