@@ -26,6 +26,7 @@ type includeEntry struct {
 	from *File
 	n    *yaml.Node
 	path string // include[i]
+	text string // the entry as written
 }
 
 func (e *includeEntry) report(l *loader, msg, hint string) {
@@ -51,7 +52,7 @@ func (l *loader) load(p string, lookup LookupEnv, from *includeEntry) {
 		if from == nil {
 			l.ds = append(l.ds, Diagnostic{File: p, Message: ReadError(err), Severity: Error})
 		} else {
-			from.report(l, fmt.Sprintf("%s: %s", p, ReadError(err)), includeHint(p))
+			from.report(l, fmt.Sprintf("%s: %s", p, ReadError(err)), includeHint(p, from.text))
 		}
 		return
 	}
@@ -79,7 +80,7 @@ func (l *loader) includes(f *File) {
 		if entry == "" || i >= len(list.Content) || f.unset[list.Content[i]] {
 			continue // empty, or a variable reported unset (or skipped)
 		}
-		at := &includeEntry{from: f, n: list.Content[i], path: IndexPath("include", i)}
+		at := &includeEntry{from: f, n: list.Content[i], path: IndexPath("include", i), text: entry}
 		p := entry
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(f.Dir, p)
@@ -101,11 +102,14 @@ func (l *loader) includes(f *File) {
 	}
 }
 
-// includeHint suggests what to do about an included file that cannot be
-// read.
-func includeHint(p string) string {
+// includeHint suggests what to do about the included file p, named by
+// the entry text, when it cannot be read.
+func includeHint(p, text string) string {
 	if st, err := os.Stat(p); err == nil && st.IsDir() {
-		return "include the files in it with a glob: " + filepath.Join(p, "*.yaml")
+		if strings.ContainsAny(text, "*?[") {
+			text = p // a match of the glob
+		}
+		return "include the files in it with a glob: " + filepath.ToSlash(filepath.Join(text, "*.yaml"))
 	}
 	return "paths start from the directory of the including file"
 }

@@ -70,7 +70,7 @@ func TestIncludeErrors(t *testing.T) {
 		{"missing", "include: [nope.yaml]", "mcpgen.yaml:2:11: include[0]: {DIR}/nope.yaml: cannot read file: no such file or directory; paths start from the directory of the including file"},
 		{"no match", "include: [\"tools/*.yaml\"]", `mcpgen.yaml:2:11: include[0]: "tools/*.yaml" matches no file; paths start from the directory of`},
 		{"bad glob", "include: [\"[a-\"]", `mcpgen.yaml:2:11: include[0]: "[a-" is not a valid glob`},
-		{"directory", "include: [sub]", "include[0]: {DIR}/sub: cannot read file: not a regular file (a directory); include the files in it with a glob: {DIR}/sub/*.yaml"},
+		{"directory", "include: [sub]", "include[0]: {DIR}/sub: cannot read file: not a regular file (a directory); include the files in it with a glob: sub/*.yaml"},
 		{"fifo", "include: [fifo.yaml]", "include[0]: {DIR}/fifo.yaml: cannot read file: not a regular file (a named pipe)"},
 		{"device", "include: [/dev/zero]", "include[0]: /dev/zero: cannot read file: not a regular file"},
 		{"huge", "include: [huge.yaml]", "include[0]: {DIR}/huge.yaml: cannot read file: file too large"},
