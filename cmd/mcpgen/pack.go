@@ -97,7 +97,7 @@ func describeConfigs(files []string) (*configInfo, error) {
 	}
 	info := &configInfo{}
 	seen := map[string]bool{}
-	for i, lf := range loaded {
+	for _, lf := range loaded {
 		c := lf.Config
 		info.server.Name = cmp.Or(info.server.Name, c.Server.Name)
 		info.server.Version = cmp.Or(info.server.Version, c.Server.Version)
@@ -114,7 +114,7 @@ func describeConfigs(files []string) (*configInfo, error) {
 				info.tools = append(info.tools, pack.Tool{Name: t.Name, Description: t.Description})
 			}
 		}
-		data, err := os.ReadFile(files[i])
+		data, err := os.ReadFile(lf.Path)
 		if err != nil {
 			return nil, err
 		}
