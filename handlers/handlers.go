@@ -213,6 +213,18 @@ type InputSchemer interface {
 	InputSchema(env BuildEnv) map[string]any
 }
 
+// InputExtender is implemented by configs that add arguments of their own
+// to their tool's input schema, such as the `cursor` of a paged SQL query.
+// Runtime calls ExtendInput before Build, with the same env and the tool's
+// input schema (as decoded from JSON; not to be changed), and adds each
+// property returned that the schema does not have, as an optional
+// argument. ExtendInput may report problems through env (an argument the
+// tool declares itself with another type) but must not call Compile or
+// Template.
+type InputExtender interface {
+	ExtendInput(env BuildEnv, schema map[string]any) map[string]any
+}
+
 // A Handler runs calls of one tool.
 type Handler interface {
 	// Call runs the tool. A returned error becomes a tool error result

@@ -22,6 +22,7 @@ type stepResult struct {
 	list      any      // columns as a []any, for structured content
 	rows      [][]any
 	truncated bool
+	keys      [][]cursorKey // of each row, for a keyset page
 }
 
 // converter maps one column's driver values to JSON values. It is a value,
