@@ -218,3 +218,50 @@ func testBadCursors(t *testing.T, srv *runtime.Server) {
 		}
 	}
 }
+
+// testPagedSession: each page runs under the caller's session, so a
+// caller walks its own rows only, even with another caller's cursor; a
+// paged read-only tool stays read-only.
+func testPagedSession(t *testing.T, d *sessionDB, srv *runtime.Server) {
+	var cursorA string
+	for tenant, want := range map[string]string{"a": "a1 a2", "b": "b1 b2 b3"} {
+		ctx := caller("u-"+tenant, map[string]any{"tenant": tenant, "role": d.role})
+		var got []string
+		args := `{}`
+		for range 5 {
+			res := handlertest.Call(t, ctx, srv, "docs_paged", args)
+			for _, r := range rows(res) {
+				if r["seen"] != tenant {
+					t.Errorf("tenant %s: a page ran with app.tenant %v", tenant, r["seen"])
+				}
+				got = append(got, fmt.Sprint(r["body"]))
+			}
+			next, _ := res.StructuredContent.(map[string]any)["nextCursor"].(string)
+			if next == "" {
+				break
+			}
+			if tenant == "a" {
+				cursorA = next
+			}
+			args = fmt.Sprintf(`{"cursor": %q}`, next)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("tenant %s walked %q, want %q", tenant, got, want)
+		}
+	}
+	ctx := caller("u-b", map[string]any{"tenant": "b", "role": d.role})
+	res := handlertest.Call(t, ctx, srv, "docs_paged", fmt.Sprintf(`{"cursor": %q}`, cursorA))
+	if r := rows(res); res.IsError || len(r) != 1 || r[0]["tenant"] != "b" {
+		t.Errorf("tenant b with tenant a's cursor: %s", handlertest.Text(res))
+	}
+	if d.driver != "postgres" {
+		return
+	}
+	if res := handlertest.Call(t, ctx, srv, "write_paged", `{}`); !res.IsError {
+		t.Errorf("a paged read-only tool wrote: %s", handlertest.Text(res))
+	}
+	var n int
+	if err := d.db.QueryRow("SELECT count(*) FROM " + d.table + " WHERE body = 'paged'").Scan(&n); err != nil || n != 0 {
+		t.Errorf("%d rows written (%v)", n, err)
+	}
+}
