@@ -75,8 +75,11 @@ type Config struct {
 	// from auth.*), in place of the backend's session. See the backend's
 	// `session`.
 	Session *Session `yaml:"session,omitempty"`
-	// Page returns the query's rows a page at a time, with a nextCursor;
-	// see Page.
+	// Page returns the query's rows a page at a time: each result holds
+	// one page and, when there are more rows, a nextCursor that the model
+	// passes back as the tool's `cursor` argument, which mcpgen adds (and
+	// `limit`, with max_size). Keyset pages (keyset: [id]) or offset pages
+	// (offset: true). Only with `query`.
 	Page *Page `yaml:"page,omitempty"`
 
 	// unchecked skips the read-only statement check, for tests proving that

@@ -30,10 +30,10 @@ type Page struct {
 	// rows completely; rows added or removed between calls shift pages.
 	Offset bool `yaml:"offset,omitempty" mcpgen:"exactly_one=page"`
 	// Size is the number of rows in a page. Defaults to 50.
-	Size int `yaml:"size,omitempty"`
+	Size int `yaml:"size,omitempty" jsonschema:"minimum=1,maximum=10000"`
 	// MaxSize, when set, gives the tool a `limit` argument with which the
 	// model asks for pages of 1 to max_size rows.
-	MaxSize int `yaml:"max_size,omitempty"`
+	MaxSize int `yaml:"max_size,omitempty" jsonschema:"minimum=1,maximum=10000"`
 }
 
 // defaultPageSize is the rows of a page when page.size is not set.
