@@ -406,10 +406,19 @@ func (h *handler) stepErr(i int, doing string, err error) error {
 	return fmt.Errorf("%s statement %d: %w", doing, i+1, err)
 }
 
-// Close releases the prepared statements.
+// Close releases the prepared statements, and those of the pages after
+// the first.
 func (h *handler) Close() error {
+	err := closeStmts(h.stmts)
+	if h.page != nil && h.page.next != nil && h.page.next != h {
+		err = errors.Join(err, closeStmts(h.page.next.stmts))
+	}
+	return err
+}
+
+func closeStmts(stmts []*preparedStmt) error {
 	var errs []error
-	for _, p := range h.stmts {
+	for _, p := range stmts {
 		p.mu.Lock()
 		if p.stmt != nil {
 			errs = append(errs, p.stmt.Close())

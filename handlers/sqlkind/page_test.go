@@ -1,9 +1,12 @@
 package sqlkind_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
 )
 
@@ -115,5 +118,44 @@ func TestPageOutputSchema(t *testing.T) {
 	ds = handlertest.Diagnose(t, registry(), strings.Replace(cfg, "\n    handler:", strings.Replace(schema, "%s", ", nextCursor: {type: string}", 1)+"\n    handler:", 1))
 	if ds.Errors() > 0 {
 		t.Errorf("got\n%v", ds)
+	}
+}
+
+// TestPageArguments: a paged tool lists the cursor argument, and limit
+// with max_size, beside its own; it stays announced as read-only.
+func TestPageArguments(t *testing.T) {
+	t.Parallel()
+	srv := handlertest.Build(t, registry(), pageTool("[{name: q, required: true}]",
+		"query: SELECT id FROM t WHERE name = :q\n      params: {q: \"${{ args.q }}\"}\n      page: {keyset: [id], size: 10, max_size: 200}"), nil)
+	tools, err := handlertest.Client(t, srv).ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := tools.Tools[0]
+	raw, _ := json.Marshal(tool.InputSchema)
+	var in struct {
+		Properties map[string]map[string]any
+		Required   []string
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]map[string]any{
+		"q":      {"type": "string"},
+		"cursor": {"type": "string", "maxLength": 4096.0},
+		"limit":  {"type": "integer", "minimum": 1.0, "maximum": 200.0},
+	}
+	for name, props := range want {
+		for k, v := range props {
+			if got := in.Properties[name][k]; got != v {
+				t.Errorf("%s.%s = %v, want %v (schema %s)", name, k, got, v, raw)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"q"}, in.Required); diff != "" {
+		t.Errorf("required (-want +got):\n%s", diff)
+	}
+	if a := tool.Annotations; a == nil || !a.ReadOnlyHint {
+		t.Errorf("annotations %+v, want read-only", a)
 	}
 }
