@@ -213,6 +213,22 @@ type InputSchemer interface {
 	InputSchema(env BuildEnv) map[string]any
 }
 
+// WarnAter is implemented by the BuildEnv of handlers: WarnAt reports a
+// warning at byte off of the text of field, as DiagAt reports an error.
+type WarnAter interface {
+	WarnAt(field string, off int, msg string)
+}
+
+// WarnAt reports a warning at byte off of field's text where env can, and
+// at field otherwise.
+func WarnAt(env BuildEnv, field string, off int, msg string) {
+	if w, ok := env.(WarnAter); ok {
+		w.WarnAt(field, off, msg)
+		return
+	}
+	env.Warn(field, msg)
+}
+
 // InputExtender is implemented by configs that add arguments of their own
 // to their tool's input schema, such as the `cursor` of a paged SQL query.
 // Runtime calls ExtendInput before Build, with the same env and the tool's

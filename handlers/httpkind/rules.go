@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/handlers/httpkind/apierror"
+	"github.com/mcpgen/mcpgen/handlers/httpkind/errcheck"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -76,7 +77,29 @@ func compileRule(env handlers.BuildEnv, field string, r *ErrorRule) *errorRule {
 	if !r.When.IsZero() {
 		rule.when = env.Compile(field+".when", &r.When, responseVars)
 	}
+	if rule.message != nil {
+		checkMessage(env, field, r)
+	}
 	return rule
+}
+
+// checkMessage reports what the message reads of the response that cannot
+// be there, or may not be (errcheck).
+func checkMessage(env handlers.BuildEnv, field string, r *ErrorRule) {
+	var body map[string]any
+	if !r.BodySchema.IsZero() {
+		if err := r.BodySchema.Node.Decode(&body); err != nil || body == nil {
+			env.Diag(field+".body_schema", "body_schema is a JSON Schema: a mapping such as {type: object, properties: {message: {type: string}}}")
+			return
+		}
+	}
+	for _, f := range errcheck.Message(r.Message, body) {
+		if f.Warning {
+			handlers.WarnAt(env, field+".message", f.Off, f.Msg)
+		} else {
+			env.DiagAt(field+".message", f.Off, f.Msg)
+		}
+	}
 }
 
 // match reports whether the rule applies to a response.

@@ -1,0 +1,208 @@
+// Package errcheck checks, when a config loads, what an error rule's
+// message template reads of the response: a key the response never has
+// (.response.bdy, a header name with capitals) and, when the rule declares
+// its body's JSON Schema, a key that body cannot have or a field read from
+// a value that is not an object. A message that fails at run time is
+// replaced by the API's own error; this finds in `validate` what can be
+// found before.
+package errcheck
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"text/template/parse"
+
+	"github.com/mcpgen/mcpgen/spec/suggest"
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+// Finding is a reference of a template that cannot resolve (an error) or
+// may not (a warning), at byte Off of the template's text.
+type Finding struct {
+	Off     int
+	Msg     string
+	Warning bool
+}
+
+// responseKeys are the keys of `.response`.
+var responseKeys = []string{"body", "headers", "status"}
+
+// builtins are text/template's functions, for the parser.
+var builtins = map[string]any{
+	"and": true, "call": true, "html": true, "index": true, "slice": true, "js": true, "len": true,
+	"not": true, "or": true, "print": true, "printf": true, "println": true, "urlquery": true,
+	"eq": true, "ge": true, "gt": true, "le": true, "lt": true, "ne": true,
+}
+
+// Message checks the fields below .response that text reads where dot is
+// the template's data (not inside range or with). body is the declared
+// JSON Schema of the response's body, as decoded from YAML; nil when none
+// is declared, and then the body's keys are not checked.
+func Message(text string, body map[string]any) []Finding {
+	trees, err := parse.Parse("t", text, "", "", templates.Funcs(), builtins)
+	if err != nil || trees["t"] == nil || trees["t"].Root == nil {
+		return nil // the template's own parse reports it
+	}
+	w := &walker{body: body}
+	w.list(trees["t"].Root)
+	return w.found
+}
+
+type walker struct {
+	body  map[string]any
+	found []Finding
+}
+
+func (w *walker) list(l *parse.ListNode) {
+	if l == nil {
+		return
+	}
+	for _, n := range l.Nodes {
+		w.node(n)
+	}
+}
+
+func (w *walker) node(n parse.Node) {
+	switch n := n.(type) {
+	case *parse.ActionNode:
+		w.pipe(n.Pipe)
+	case *parse.IfNode:
+		w.pipe(n.Pipe)
+		w.list(n.List)
+		w.list(n.ElseList)
+	case *parse.RangeNode:
+		w.pipe(n.Pipe) // the body's dot is an element
+	case *parse.WithNode:
+		w.pipe(n.Pipe)
+		w.list(n.ElseList)
+	case *parse.FieldNode:
+		start := int(n.Position())
+		if len(n.Ident) > 1 {
+			start -= len(n.Ident[0]) + 1 // the parser places a longer field at its second identifier
+		}
+		w.field(start, n.Ident)
+	case *parse.VariableNode:
+		if len(n.Ident) > 1 && n.Ident[0] == "$" {
+			w.field(int(n.Position()), n.Ident[1:]) // placed at the dot after $
+		}
+	case *parse.PipeNode:
+		w.pipe(n)
+	case *parse.CommandNode:
+		for _, a := range n.Args {
+			w.node(a)
+		}
+	}
+}
+
+func (w *walker) pipe(p *parse.PipeNode) {
+	if p == nil {
+		return
+	}
+	for _, c := range p.Cmds {
+		w.node(c)
+	}
+}
+
+// field checks a chain .a.b.c that starts at byte start.
+func (w *walker) field(start int, ident []string) {
+	if len(ident) < 2 || ident[0] != "response" {
+		return
+	}
+	at := func(i int) int { // the dot before ident[i]
+		off := start
+		for _, s := range ident[:i] {
+			off += len(s) + 1
+		}
+		return off
+	}
+	key := ident[1]
+	switch {
+	case !slices.Contains(responseKeys, key):
+		w.add(at(1), false, fmt.Sprintf(".response has no %q; it has %s%s", key, strings.Join(responseKeys, ", "),
+			hint(suggest.DidYouMean(key, responseKeys))))
+	case key == "status" && len(ident) > 2:
+		w.add(at(2), false, ".response.status is a number: it has no fields")
+	case key == "headers" && len(ident) > 2 && strings.ToLower(ident[2]) != ident[2]:
+		w.add(at(2), false, fmt.Sprintf(".response.headers names headers in lowercase: write .response.headers.%s", strings.ToLower(ident[2])))
+	case key == "headers" && len(ident) > 3:
+		w.add(at(3), false, fmt.Sprintf(".response.headers.%s is text: it has no fields", ident[2]))
+	case key == "body" && w.body != nil:
+		w.schema(w.body, ident, 2, at)
+	}
+}
+
+// schema follows ident[i:] into the declared schema s of ident[:i].
+func (w *walker) schema(s map[string]any, ident []string, i int, at func(int) int) {
+	for ; i < len(ident); i++ {
+		if s == nil || s["$ref"] != nil || s["anyOf"] != nil || s["oneOf"] != nil || s["allOf"] != nil {
+			return // not followed: nothing is known
+		}
+		path := "." + strings.Join(ident[:i], ".")
+		if t := types(s["type"]); t != nil && !slices.Contains(t, "object") {
+			w.add(at(i), false, fmt.Sprintf("%s is %s in the declared body (body_schema): it has no fields; "+
+				"read its elements with index or range", path, strings.Join(t, " or ")))
+			return
+		}
+		props, _ := s["properties"].(map[string]any)
+		p, ok := props[ident[i]]
+		if !ok {
+			w.missing(s, props, path, ident[i], at(i))
+			return
+		}
+		s, _ = p.(map[string]any)
+	}
+}
+
+// missing reports a key the declared properties do not have: an error when
+// the schema allows no others, a warning when it does.
+func (w *walker) missing(s, props map[string]any, path, key string, off int) {
+	known := make([]string, 0, len(props))
+	for k := range props {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	if len(known) == 0 && s["additionalProperties"] != false {
+		return // an object of any keys
+	}
+	list := "none"
+	if len(known) > 0 {
+		list = strings.Join(known, ", ")
+	}
+	if s["additionalProperties"] == false {
+		w.add(off, false, fmt.Sprintf("%s has no %q in the declared body (body_schema), which allows only %s%s",
+			path, key, list, hint(suggest.DidYouMean(key, known))))
+		return
+	}
+	w.add(off, true, fmt.Sprintf("%s declares no %q in body_schema (it declares %s); the message fails, and the "+
+		"API's error is returned, when the body has none%s", path, key, list, hint(suggest.DidYouMean(key, known))))
+}
+
+func (w *walker) add(off int, warning bool, msg string) {
+	w.found = append(w.found, Finding{Off: off, Msg: msg, Warning: warning})
+}
+
+func hint(h string) string {
+	if h == "" {
+		return ""
+	}
+	return "; " + h
+}
+
+// types lists the types a schema's "type" allows, nil for any.
+func types(t any) []string {
+	switch t := t.(type) {
+	case string:
+		return []string{t}
+	case []any:
+		var out []string
+		for _, e := range t {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}
