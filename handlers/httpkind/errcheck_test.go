@@ -1,7 +1,6 @@
 package httpkind_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
@@ -30,6 +29,7 @@ const openSchema = `{type: object, properties: {message: {type: string}, detail:
 // an error rule's message reads is reported at its place in the message.
 func TestErrorMessageChecked(t *testing.T) {
 	t.Parallel()
+	cases := map[string][2]string{}
 	for _, tt := range []struct{ name, message, schema, want string }{
 		{"unknown response key", `"{{ .response.bdy.message }}"`, "",
 			`mcpgen.yaml:11:33: tools[0].handler.errors[0].message: .response has no "bdy"; it has body, headers, status; did you mean "body"?`},
@@ -52,14 +52,9 @@ func TestErrorMessageChecked(t *testing.T) {
 		{"syntax error", `"{{ .response.body.message "`, "", "tools[0].handler.errors[0].message"},
 		{"unknown function", `"{{ shout .response.body.message }}"`, "", `function "shout" not defined`},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			ds := handlertest.Diagnose(t, registry(), errRuleConfig(tt.message, tt.schema))
-			if !strings.Contains(ds.Error(), tt.want) {
-				t.Errorf("got\n%v\nwant a diagnostic containing %q", ds, tt.want)
-			}
-		})
+		cases[tt.name] = [2]string{errRuleConfig(tt.message, tt.schema), tt.want}
 	}
+	handlertest.WantDiagnostics(t, registry(), cases)
 }
 
 // TestErrorMessageAccepted: references that can resolve, or that nothing

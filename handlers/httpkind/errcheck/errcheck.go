@@ -12,8 +12,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"text/template/parse"
 
+	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/spec/suggest"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -29,80 +29,22 @@ type Finding struct {
 // responseKeys are the keys of `.response`.
 var responseKeys = []string{"body", "headers", "status"}
 
-// builtins are text/template's functions, for the parser.
-var builtins = map[string]any{
-	"and": true, "call": true, "html": true, "index": true, "slice": true, "js": true, "len": true,
-	"not": true, "or": true, "print": true, "printf": true, "println": true, "urlquery": true,
-	"eq": true, "ge": true, "gt": true, "le": true, "lt": true, "ne": true,
-}
-
 // Message checks the fields below .response that text reads where dot is
 // the template's data (not inside range or with). body is the declared
 // JSON Schema of the response's body, as decoded from YAML; nil when none
 // is declared, and then the body's keys are not checked.
 func Message(text string, body map[string]any) []Finding {
-	trees, err := parse.Parse("t", text, "", "", templates.Funcs(), builtins)
-	if err != nil || trees["t"] == nil || trees["t"].Root == nil {
-		return nil // the template's own parse reports it
-	}
 	w := &walker{body: body}
-	w.list(trees["t"].Root)
+	for _, f := range templates.DataFields(text) {
+		w.field(f.Off, f.Ident)
+	}
 	return w.found
 }
 
+// walker collects the findings of one message.
 type walker struct {
 	body  map[string]any
 	found []Finding
-}
-
-func (w *walker) list(l *parse.ListNode) {
-	if l == nil {
-		return
-	}
-	for _, n := range l.Nodes {
-		w.node(n)
-	}
-}
-
-func (w *walker) node(n parse.Node) {
-	switch n := n.(type) {
-	case *parse.ActionNode:
-		w.pipe(n.Pipe)
-	case *parse.IfNode:
-		w.pipe(n.Pipe)
-		w.list(n.List)
-		w.list(n.ElseList)
-	case *parse.RangeNode:
-		w.pipe(n.Pipe) // the body's dot is an element
-	case *parse.WithNode:
-		w.pipe(n.Pipe)
-		w.list(n.ElseList)
-	case *parse.FieldNode:
-		start := int(n.Position())
-		if len(n.Ident) > 1 {
-			start -= len(n.Ident[0]) + 1 // the parser places a longer field at its second identifier
-		}
-		w.field(start, n.Ident)
-	case *parse.VariableNode:
-		if len(n.Ident) > 1 && n.Ident[0] == "$" {
-			w.field(int(n.Position()), n.Ident[1:]) // placed at the dot after $
-		}
-	case *parse.PipeNode:
-		w.pipe(n)
-	case *parse.CommandNode:
-		for _, a := range n.Args {
-			w.node(a)
-		}
-	}
-}
-
-func (w *walker) pipe(p *parse.PipeNode) {
-	if p == nil {
-		return
-	}
-	for _, c := range p.Cmds {
-		w.node(c)
-	}
 }
 
 // field checks a chain .a.b.c that starts at byte start.
@@ -140,7 +82,7 @@ func (w *walker) schema(s map[string]any, ident []string, i int, at func(int) in
 			return // not followed: nothing is known
 		}
 		path := "." + strings.Join(ident[:i], ".")
-		if t := types(s["type"]); t != nil && !slices.Contains(t, "object") {
+		if t := eval.SchemaTypes(s["type"]); t != nil && !slices.Contains(t, "object") {
 			w.add(at(i), false, fmt.Sprintf("%s is %s in the declared body (body_schema): it has no fields; "+
 				"read its elements with index or range", path, strings.Join(t, " or ")))
 			return
@@ -188,21 +130,4 @@ func hint(h string) string {
 		return ""
 	}
 	return "; " + h
-}
-
-// types lists the types a schema's "type" allows, nil for any.
-func types(t any) []string {
-	switch t := t.(type) {
-	case string:
-		return []string{t}
-	case []any:
-		var out []string
-		for _, e := range t {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
