@@ -54,6 +54,9 @@ func TestErrorMessageChecked(t *testing.T) {
 	} {
 		cases[tt.name] = [2]string{errRuleConfig(tt.message, tt.schema), tt.want}
 	}
+	cases["a backend's rule"] = [2]string{"version: 1\nbackends:\n  api:\n    kind: http\n    base_url: https://api.example.com\n" +
+		"    errors:\n      - {status: [422], message: \"{{ .response.bdy }}\"}\ntools:\n  - {name: t, description: d, handler: {backend: api, path: /x}}\n",
+		`mcpgen.yaml:7:47: backends.api.errors[0].message: .response has no "bdy"`}
 	handlertest.WantDiagnostics(t, registry(), cases)
 }
 

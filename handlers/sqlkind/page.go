@@ -23,7 +23,8 @@ type Page struct {
 	// fetches the rows after the last one seen, which stays fast and
 	// exact on a large table that changes meanwhile. Names are written as
 	// the database returns them (lowercase on PostgreSQL for unquoted
-	// names); the columns must never be null.
+	// names); the columns must never be null. The query's columns need
+	// distinct names (alias a join's second id), as it is wrapped.
 	Keyset []string `yaml:"keyset,omitempty" mcpgen:"exactly_one=page"`
 	// Offset pages by LIMIT and OFFSET, for queries without a column that
 	// tells rows apart. The query gives its ORDER BY, which must order the

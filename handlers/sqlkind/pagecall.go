@@ -66,7 +66,9 @@ func (h *handler) finishPage(pc *pageCall, r *stepResult) (string, error) {
 		next := pc.offset + int64(pc.limit)
 		return p.encode(pc.digest, cursorPayload{Offset: &next}), nil
 	}
-	last, after := r.keys[pc.limit-1], r.keys[pc.limit]
+	// the query read limit+1 rows: the last two are the page's last and
+	// the one after it
+	last, after := cursorKeys(r.keys[0]), cursorKeys(r.keys[1])
 	for i, k := range last {
 		if k[0] == nil {
 			return "", fmt.Errorf("page.keyset: column %s is null in row %d; keyset columns must never be null "+
@@ -80,22 +82,40 @@ func (h *handler) finishPage(pc *pageCall, r *stepResult) (string, error) {
 	return p.encode(pc.digest, cursorPayload{Keys: last}), nil
 }
 
-// keyValues records the key values of the current row, in keyset order;
-// a key the result does not have is an error.
-func (c *columnSet) keyValues(p *pager, rows rowReader) ([]cursorKey, error) {
-	keys := make([]cursorKey, len(p.keys))
+// keyValues records the raw key values of the current row, in keyset
+// order, as the latest of last (the two buffers are reused row after
+// row); a key the result does not have is an error.
+func (c *columnSet) keyValues(p *pager, rows rowReader, last *[2][]any) error {
+	keys := last[0]
+	if keys == nil {
+		keys = make([]any, len(p.keys))
+	}
 	for i, at := range c.keyAt {
 		if at < 0 {
-			return nil, fmt.Errorf("page.keyset: %s is not a column of the result (its columns: %s)", p.keys[i],
+			return fmt.Errorf("page.keyset: %s is not a column of the result (its columns: %s)", p.keys[i],
 				strings.Join(c.names, ", "))
 		}
 		v := rows.value(at)
-		if b, ok := v.([]byte); ok && at < len(c.convs) && c.convs[at] != binaryConv {
-			v = string(b) // text the driver reads as bytes (MySQL) compares as text
+		if b, ok := v.([]byte); ok {
+			if at < len(c.convs) && c.convs[at] != binaryConv {
+				v = string(b) // text the driver reads as bytes (MySQL) compares as text
+			} else {
+				v = slices.Clone(b) // valid until the next row only
+			}
 		}
+		keys[i] = v
+	}
+	last[0], last[1] = last[1], keys
+	return nil
+}
+
+// cursorKeys converts raw key values for a cursor.
+func cursorKeys(raw []any) []cursorKey {
+	keys := make([]cursorKey, len(raw))
+	for i, v := range raw {
 		keys[i], _ = keyOf(v)
 	}
-	return keys, nil
+	return keys
 }
 
 // keyColumns finds the keyset's columns among names (-1 for missing):

@@ -46,11 +46,9 @@ func (h *handler) readRows(rows rowReader, cols *atomic.Pointer[columnSet]) (*st
 			return r, nil
 		}
 		if c.keyAt != nil {
-			k, err := c.keyValues(h.page, rows)
-			if err != nil {
+			if err := c.keyValues(h.page, rows, &r.keys); err != nil {
 				return nil, err
 			}
-			r.keys = append(r.keys, k)
 		}
 		row := make([]any, len(c.convs))
 		for i, conv := range c.convs {
