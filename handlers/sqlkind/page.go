@@ -110,9 +110,18 @@ func (c *Config) compilePage(env handlers.BuildEnv, h *handler) {
 	p.hidden = p.keys != nil && h.dialect == sqliteDialect
 	p.salt = []byte(h.dialect.name + "\x00" + strings.Join(pg.Keyset, ",") + "\x00" + c.Query)
 	first, next := p.wrap(src, h.dialect)
-	st.st = rewrap(st.st, first, h.dialect)
-	if next != "" {
-		p.next = &handler{steps: []*step{{field: st.field, st: rewrap(st.st, next, h.dialect)}}}
+	firstSt, err := rewrap(st.st, first, h.dialect)
+	var nextSt *statement
+	if err == nil && next != "" {
+		nextSt, err = rewrap(st.st, next, h.dialect)
+	}
+	if err != nil { // the statement translated alone, and the wrapper adds plain code
+		env.Diag(st.field, fmt.Sprintf("the paged statement cannot be written: %v", err))
+		return
+	}
+	st.st = firstSt
+	if nextSt != nil {
+		p.next = &handler{steps: []*step{{field: st.field, st: nextSt}}}
 	}
 	h.maxRows = max(p.size, p.max) + 1
 	h.page = p
@@ -120,13 +129,13 @@ func (c *Config) compilePage(env handlers.BuildEnv, h *handler) {
 
 // rewrap translates the wrapped text of a statement; the placeholders
 // found stay those of the statement as written, for messages.
-func rewrap(st *statement, text string, d *dialect) *statement {
+func rewrap(st *statement, text string, d *dialect) (*statement, error) {
 	w, err := translate(text, d.syntax)
-	if err != nil { // the statement translated alone, and the wrapper adds plain code
-		panic(fmt.Sprintf("sqlkind: the paged statement does not translate: %v", err))
+	if err != nil {
+		return nil, err
 	}
 	w.found = st.found
-	return w
+	return w, nil
 }
 
 // checkPage reports a page block that does not fit the rest of the

@@ -128,8 +128,8 @@ func keyColumns(p *pager, names []string) []int {
 	for i, k := range p.keys {
 		if p.hidden {
 			at[i] = len(names) - len(p.keys) + i
-		} else {
-			at[i] = slices.Index(names, k)
+		} else if at[i] = slices.Index(names, k); at[i] < 0 { // MySQL's names are case-insensitive
+			at[i] = slices.IndexFunc(names, func(n string) bool { return strings.EqualFold(n, k) })
 		}
 	}
 	return at
