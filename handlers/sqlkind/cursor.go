@@ -67,7 +67,7 @@ func (p *pager) decode(digest []byte, cursor string) (*cursorPayload, error) {
 		return nil, fmt.Errorf("cursor: %d bytes is longer than any nextCursor (%d at most); pass nextCursor back as it was",
 			len(cursor), maxCursor)
 	}
-	enc := base64.RawURLEncoding
+	enc := base64.RawURLEncoding.Strict() // one spelling per cursor
 	a, b, ok := strings.Cut(cursor, ".")
 	payload, err1 := enc.DecodeString(a)
 	sum, err2 := enc.DecodeString(b)
