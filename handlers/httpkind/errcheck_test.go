@@ -1,6 +1,7 @@
 package httpkind_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/handlers/handlertest"
@@ -49,8 +50,8 @@ func TestErrorMessageChecked(t *testing.T) {
 			`mcpgen.yaml:13:30: tools[0].handler.errors[0].message: .response.body has no "nope"`},
 		{"schema not a mapping", `"{{ .response.body.message }}"`, "[object]",
 			"tools[0].handler.errors[0].body_schema: body_schema is a JSON Schema"},
-		{"syntax error", `"{{ .response.body.message "`, "", "tools[0].handler.errors[0].message"},
-		{"unknown function", `"{{ shout .response.body.message }}"`, "", `function "shout" not defined`},
+		{"syntax error", `"{{ .response.body.message "`, "", "mcpgen.yaml:11:20: tools[0].handler.errors[0].message: unclosed action"},
+		{"unknown function", `"{{ shout .response.body.message }}"`, "", `mcpgen.yaml:11:24: tools[0].handler.errors[0].message: function "shout" not defined`},
 	} {
 		cases[tt.name] = [2]string{errRuleConfig(tt.message, tt.schema), tt.want}
 	}
@@ -82,5 +83,16 @@ func TestErrorMessageAccepted(t *testing.T) {
 				t.Errorf("got\n%v", ds)
 			}
 		})
+	}
+}
+
+// TestErrorMessageArgs: a message's arguments are checked against the
+// tool's.
+func TestErrorMessageArgs(t *testing.T) {
+	t.Parallel()
+	cfg := strings.Replace(errRuleConfig(`"no ticket {{ .args.nme }}"`, ""), "    handler:", "    args: [{name: name}]\n    handler:", 1)
+	ds := handlertest.Diagnose(t, registry(), cfg)
+	if want := `mcpgen.yaml:12:34: tools[0].handler.errors[0].message: unknown field .args.nme; did you mean "name"?`; !strings.Contains(ds.Error(), want) {
+		t.Errorf("got\n%v\nwant %q", ds, want)
 	}
 }
