@@ -41,7 +41,7 @@ func TestErrorMessageChecked(t *testing.T) {
 		{"key the closed body cannot have", `"{{ .response.body.mesage }}"`, problemSchema,
 			`mcpgen.yaml:11:38: tools[0].handler.errors[0].message: .response.body has no "mesage" in the declared body (body_schema), which allows only errors, message, meta; did you mean "message"?`},
 		{"field of an array", `"{{ .response.body.message }}: {{ .response.body.errors.field }}"`, problemSchema,
-			"mcpgen.yaml:11:75: tools[0].handler.errors[0].message: .response.body.errors is array in the declared body (body_schema): it has no fields; read its elements with index or range"},
+			"mcpgen.yaml:11:75: tools[0].handler.errors[0].message: .response.body.errors is array in the declared body (body_schema): it has no fields; read its elements instead"},
 		{"nested key, through $", `"{{ $.response.body.detail.reson }}"`, openSchema,
 			`mcpgen.yaml:11:46: warning: tools[0].handler.errors[0].message: .response.body.detail declares no "reson" in body_schema (it declares reason)`},
 		{"key not declared, others allowed", `"{{ if .response.body }}{{ .response.body.title }}{{ end }}"`, openSchema,
@@ -58,7 +58,23 @@ func TestErrorMessageChecked(t *testing.T) {
 	cases["a backend's rule"] = [2]string{"version: 1\nbackends:\n  api:\n    kind: http\n    base_url: https://api.example.com\n" +
 		"    errors:\n      - {status: [422], message: \"{{ .response.bdy }}\"}\ntools:\n  - {name: t, description: d, handler: {backend: api, path: /x}}\n",
 		`mcpgen.yaml:7:47: backends.api.errors[0].message: .response has no "bdy"`}
+	for name, c := range map[string][2]string{
+		"when: key the closed body cannot have": {`"${{ response.body?.eror?.code == 'x' }}"`,
+			`mcpgen.yaml:11:37: tools[0].handler.errors[0].when: .response.body has no "eror" in the declared body (body_schema), which allows only errors, message, meta; did you mean "errors"?`},
+		"when: field of an array": {`"${{ response.body.errors?.field == 'x' }}"`,
+			"mcpgen.yaml:11:44: tools[0].handler.errors[0].when: .response.body.errors is array in the declared body (body_schema): it has no fields"},
+	} {
+		cases[name] = [2]string{whenConfig(c[0], problemSchema), c[1]}
+	}
+	cases["when: key not declared"] = [2]string{whenConfig(`"${{ response.body.detail?.code == 'x' }}"`, openSchema),
+		`mcpgen.yaml:11:44: warning: tools[0].handler.errors[0].when: .response.body.detail declares no "code" in body_schema (it declares reason); the rule does not apply when the body has none`}
 	handlertest.WantDiagnostics(t, registry(), cases)
+}
+
+// whenConfig is errRuleConfig with a when, on line 11 from column 17, before
+// the message.
+func whenConfig(when, schema string) string {
+	return strings.Replace(errRuleConfig(`"invalid: {{ .response.status }}"`, schema), "          message:", "          when: "+when+"\n          message:", 1)
 }
 
 // TestErrorMessageAccepted: references that can resolve, or that nothing
@@ -94,5 +110,21 @@ func TestErrorMessageArgs(t *testing.T) {
 	ds := handlertest.Diagnose(t, registry(), cfg)
 	if want := `mcpgen.yaml:12:34: tools[0].handler.errors[0].message: unknown field .args.nme; did you mean "name"?`; !strings.Contains(ds.Error(), want) {
 		t.Errorf("got\n%v\nwant %q", ds, want)
+	}
+}
+
+// TestErrorWhenAccepted: a when that reads what the body declares, or
+// what nothing declares, draws no diagnostic.
+func TestErrorWhenAccepted(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ when, schema string }{
+		{`"${{ response.body?.message == 'x' && len(response.body?.errors ?? []) > 0 }}"`, problemSchema},
+		{`"${{ response.body?.errors?.[0]?.field == 'x' }}"`, problemSchema},
+		{`"${{ response.body?.detail?.reason == 'x' && response.status == 422 }}"`, openSchema},
+		{`"${{ response.body?.anything?.deep == 'x' }}"`, ""},
+	} {
+		if ds := handlertest.Diagnose(t, registry(), whenConfig(tt.when, tt.schema)); ds.Errors() > 0 || ds.Warnings() > 0 {
+			t.Errorf("%s: got\n%v", tt.when, ds)
+		}
 	}
 }

@@ -77,15 +77,13 @@ func compileRule(env handlers.BuildEnv, field string, r *ErrorRule) *errorRule {
 	if !r.When.IsZero() {
 		rule.when = env.Compile(field+".when", &r.When, responseVars)
 	}
-	if rule.message != nil {
-		checkMessage(env, field, r)
-	}
+	checkReads(env, field, r, rule)
 	return rule
 }
 
-// checkMessage reports what the message reads of the response that cannot
-// be there, or may not be (errcheck).
-func checkMessage(env handlers.BuildEnv, field string, r *ErrorRule) {
+// checkReads reports what the rule's message and when read of the
+// response that cannot be there, or may not be (errcheck).
+func checkReads(env handlers.BuildEnv, field string, r *ErrorRule, rule *errorRule) {
 	var body map[string]any
 	if !r.BodySchema.IsZero() {
 		if err := r.BodySchema.Node.Decode(&body); err != nil || body == nil {
@@ -93,11 +91,20 @@ func checkMessage(env handlers.BuildEnv, field string, r *ErrorRule) {
 			return
 		}
 	}
-	for _, f := range errcheck.Message(r.Message, body) {
+	if rule.message != nil {
+		report(env, field+".message", errcheck.Message(r.Message, body))
+	}
+	if rule.when != nil {
+		report(env, field+".when", errcheck.When(rule.when.Reads("response"), body))
+	}
+}
+
+func report(env handlers.BuildEnv, field string, found []errcheck.Finding) {
+	for _, f := range found {
 		if f.Warning {
-			handlers.WarnAt(env, field+".message", f.Off, f.Msg)
+			handlers.WarnAt(env, field, f.Off, f.Msg)
 		} else {
-			env.DiagAt(field+".message", f.Off, f.Msg)
+			env.DiagAt(field, f.Off, f.Msg)
 		}
 	}
 }

@@ -2,9 +2,10 @@
 // message template reads of the response: a key the response never has
 // (.response.bdy, a header name with capitals) and, when the rule declares
 // its body's JSON Schema, a key that body cannot have or a field read from
-// a value that is not an object. A message that fails at run time is
-// replaced by the API's own error; this finds in `validate` what can be
-// found before.
+// a value that is not an object; the rule's `when` expression is checked
+// against that schema too. A message that fails at run time is replaced
+// by the API's own error, and a `when` that fails does not match; this
+// finds in `validate` what can be found before.
 package errcheck
 
 import (
@@ -34,7 +35,7 @@ var responseKeys = []string{"body", "headers", "status"}
 // JSON Schema of the response's body, as decoded from YAML; nil when none
 // is declared, and then the body's keys are not checked.
 func Message(text string, body map[string]any) []Finding {
-	w := &walker{body: body}
+	w := &walker{body: body, then: "the message fails, and the API's error is returned,"}
 	for _, f := range templates.DataFields(text) {
 		w.field(f.Off, f.Ident)
 	}
@@ -44,7 +45,23 @@ func Message(text string, body map[string]any) []Finding {
 // walker collects the findings of one message.
 type walker struct {
 	body  map[string]any
+	then  string // what happens when a key is not there
 	found []Finding
+}
+
+// When checks the chains a rule's `when` expression reads below
+// `response` (eval.Value.Reads) against the declared JSON Schema of the
+// body; the expression's types checked the rest already. The offsets are
+// those of reads, in the expression's YAML text.
+func When(reads []eval.Read, body map[string]any) []Finding {
+	w := &walker{body: body, then: "the rule does not apply"}
+	for _, r := range reads {
+		if body == nil || len(r.Path) < 2 || r.Path[0] != "body" {
+			continue
+		}
+		w.schema(body, append([]string{"response"}, r.Path...), 2, func(i int) int { return r.Offs[i-1] })
+	}
+	return w.found
 }
 
 // field checks a chain .a.b.c that starts at byte start.
@@ -84,7 +101,7 @@ func (w *walker) schema(s map[string]any, ident []string, i int, at func(int) in
 		path := "." + strings.Join(ident[:i], ".")
 		if t := eval.SchemaTypes(s["type"]); t != nil && !slices.Contains(t, "object") {
 			w.add(at(i), false, fmt.Sprintf("%s is %s in the declared body (body_schema): it has no fields; "+
-				"read its elements with index or range", path, strings.Join(t, " or ")))
+				"read its elements instead", path, strings.Join(t, " or ")))
 			return
 		}
 		props, _ := s["properties"].(map[string]any)
@@ -117,8 +134,8 @@ func (w *walker) missing(s, props map[string]any, path, key string, off int) {
 			path, key, list, hint(suggest.DidYouMean(key, known))))
 		return
 	}
-	w.add(off, true, fmt.Sprintf("%s declares no %q in body_schema (it declares %s); the message fails, and the "+
-		"API's error is returned, when the body has none%s", path, key, list, hint(suggest.DidYouMean(key, known))))
+	w.add(off, true, fmt.Sprintf("%s declares no %q in body_schema (it declares %s); %s when the body has none%s",
+		path, key, list, w.then, hint(suggest.DidYouMean(key, known))))
 }
 
 func (w *walker) add(off int, warning bool, msg string) {
