@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/sqlkind/sqlcursor"
 )
 
 // Page returns a query's rows a page at a time. Each result holds one page
@@ -56,7 +57,7 @@ type pager struct {
 	desc   []bool   // per key
 	size   int
 	max    int // of the limit argument; 0 for none
-	salt   []byte
+	codec  sqlcursor.Codec
 	params int // index in handler.params of the first of the pager's
 	// hidden: the query returns the keys again, as stored, after the
 	// result's columns (sqlite, whose driver turns the text of a DATETIME
@@ -108,7 +109,7 @@ func (c *Config) compilePage(env handlers.BuildEnv, h *handler) {
 		return
 	}
 	p.hidden = p.keys != nil && h.dialect == sqliteDialect
-	p.salt = []byte(h.dialect.name + "\x00" + strings.Join(pg.Keyset, ",") + "\x00" + c.Query)
+	p.codec.Salt = []byte(h.dialect.name + "\x00" + strings.Join(pg.Keyset, ",") + "\x00" + c.Query)
 	first, next := p.wrap(src, h.dialect)
 	firstSt, err := rewrap(st.st, first, h.dialect)
 	var nextSt *statement
@@ -179,7 +180,7 @@ func (c *Config) ExtendInput(env handlers.BuildEnv, schema map[string]any) map[s
 		return nil
 	}
 	props, _ := schema["properties"].(map[string]any)
-	add := map[string]any{"cursor": map[string]any{"type": "string", "maxLength": maxCursor,
+	add := map[string]any{"cursor": map[string]any{"type": "string", "maxLength": sqlcursor.MaxLen,
 		"description": "nextCursor of the previous result, for the next page; leave it out for the first page"}}
 	if c.Page.MaxSize > 0 {
 		size := cmp.Or(c.Page.Size, defaultPageSize)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/handlers"
+	"github.com/mcpgen/mcpgen/handlers/sqlkind/sqlcursor"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 )
 
@@ -22,7 +23,7 @@ type pageCall struct {
 // first page's, or the next pages'.
 func (h *handler) startPage(args map[string]any, bound []any) (*pageCall, *handler, error) {
 	p := h.page
-	pc := &pageCall{limit: p.size, digest: digest(bound[:p.params])}
+	pc := &pageCall{limit: p.size, digest: sqlcursor.Digest(bound[:p.params])}
 	if n, ok := args["limit"].(int64); ok && p.max > 0 {
 		if n < 1 || n > int64(p.max) {
 			return nil, nil, fmt.Errorf("limit: must be from 1 to %d", p.max)
@@ -47,7 +48,7 @@ func (h *handler) startPage(args map[string]any, bound []any) (*pageCall, *handl
 		return pc, h, nil
 	}
 	for i, k := range c.Keys {
-		if bound[p.params+1+i], err = k.value(); err != nil {
+		if bound[p.params+1+i], err = k.Value(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -64,7 +65,7 @@ func (h *handler) finishPage(pc *pageCall, r *stepResult) (string, error) {
 	p := h.page
 	if p.keys == nil {
 		next := pc.offset + int64(pc.limit)
-		return p.encode(pc.digest, cursorPayload{Offset: &next}), nil
+		return p.codec.Encode(pc.digest, sqlcursor.Payload{Offset: &next}), nil
 	}
 	// the query read limit+1 rows: the last two are the page's last and
 	// the one after it
@@ -79,7 +80,7 @@ func (h *handler) finishPage(pc *pageCall, r *stepResult) (string, error) {
 		return "", fmt.Errorf("page.keyset: rows %d and %d have the same %s; the keyset must tell every row apart: "+
 			"end it with a unique column such as the primary key", pc.limit, pc.limit+1, strings.Join(p.keys, ", "))
 	}
-	return p.encode(pc.digest, cursorPayload{Keys: last}), nil
+	return p.codec.Encode(pc.digest, sqlcursor.Payload{Keys: last}), nil
 }
 
 // keyValues records the raw key values of the current row, in keyset
@@ -110,12 +111,26 @@ func (c *columnSet) keyValues(p *pager, rows rowReader, last *[2][]any) error {
 }
 
 // cursorKeys converts raw key values for a cursor.
-func cursorKeys(raw []any) []cursorKey {
-	keys := make([]cursorKey, len(raw))
+func cursorKeys(raw []any) []sqlcursor.Key {
+	keys := make([]sqlcursor.Key, len(raw))
 	for i, v := range raw {
-		keys[i], _ = keyOf(v)
+		keys[i], _ = sqlcursor.KeyOf(v)
 	}
 	return keys
+}
+
+// decode checks a cursor: one this pager made for a call with the same
+// parameters, of its kind (an offset, or a value per key).
+func (p *pager) decode(digest []byte, cursor string) (*sqlcursor.Payload, error) {
+	c, err := p.codec.Decode(digest, cursor)
+	if err != nil {
+		return nil, err
+	}
+	if p.keys == nil && (c.Offset == nil || *c.Offset < 0 || c.Keys != nil) ||
+		p.keys != nil && (c.Offset != nil || len(c.Keys) != len(p.keys)) {
+		return nil, sqlcursor.ErrCursor
+	}
+	return c, nil
 }
 
 // keyColumns finds the keyset's columns among names (-1 for missing):
