@@ -168,7 +168,7 @@ func BenchmarkCompileGitHub(b *testing.B) {
 	for b.Loop() {
 		var out bytes.Buffer
 		std := stdio{out: &out, err: io.Discard}
-		if runValidate(context.Background(), []string{cfg}, std) != exitOK {
+		if runWith(context.Background(), std, "validate", cfg) != exitOK {
 			b.Fatalf("validate failed: %s", out.String())
 		}
 	}
@@ -190,7 +190,7 @@ func BenchmarkInitializeGitHubInProcess(b *testing.B) {
 			for b.Loop() {
 				var out bytes.Buffer
 				std := stdio{in: strings.NewReader(initialize), out: &out, err: io.Discard}
-				if runServe(context.Background(), args, std) != exitOK || !strings.Contains(out.String(), `"result"`) {
+				if runWith(context.Background(), std, append([]string{"serve"}, args...)...) != exitOK || !strings.Contains(out.String(), `"result"`) {
 					b.Fatalf("no initialize response: %s", out.String())
 				}
 			}

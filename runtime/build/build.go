@@ -64,6 +64,10 @@ type Options struct {
 	// resolved against the directory of the file that names it; it need
 	// not exist. `mcpgen pack` bundles them.
 	Referenced func(path string)
+	// SecretFiles, when set, is called with every file holding secrets a
+	// config read (its env_file, the files of ${file:PATH}): reload
+	// watches them, and they are never bundled.
+	SecretFiles func(path string)
 	// Observer receives metrics and traces of the calls; nil for none.
 	Observer *observe.Observer
 	// Cache keeps the results of tools that declare `cache`; nil keeps them
@@ -161,6 +165,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	}
 	b.identity = b.plan.Identity
 	for _, f := range files {
+		b.configFiles(f)
 		if b.oneServer(f) {
 			b.server(f)
 		}
@@ -360,7 +365,7 @@ type place struct {
 	line, col int
 }
 
-func placeOf(f *load.File, n *yaml.Node) place { return place{f.Path, n.Line, n.Column} }
+func placeOf(f *load.File, n *yaml.Node) place { return place{f.FileOf(n), n.Line, n.Column} }
 
 func (p place) String() string { return fmt.Sprintf("%s:%d:%d", p.file, p.line, p.col) }
 

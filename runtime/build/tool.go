@@ -102,6 +102,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if in == nil {
 		in = b.inputSchema(f, path, t, ahead)
 	}
+	in = b.extendInput(f, path, t, hd, in)
 	b.checkDefaults(f, path, t, in)
 	var argsType types.Type
 	if in != nil {

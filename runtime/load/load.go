@@ -37,6 +37,13 @@ type File struct {
 	Dir    string       // directory that relative paths in the file start from
 	Config *spec.Config // decoded contents
 	Root   *yaml.Node   // the document's root mapping, for positions
+	// Overlay is the path of the overlay merged into the file
+	// (spec.Config.Overlays), or "".
+	Overlay string
+	// SecretFiles are the files holding secrets that the file read, or
+	// tried to: its env_file and the files of ${file:PATH}. Reload watches
+	// them; pack never bundles them.
+	SecretFiles []string
 	// Secrets are the values the file took from the environment, and the
 	// policy for them.
 	Secrets Secrets
@@ -45,6 +52,8 @@ type File struct {
 	// skipped (SkipEnv).
 	unset   map[*yaml.Node]bool
 	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
+	origins map[*yaml.Node]*origin
+	choice  *choice // of an overlay, for Files to check
 	skipEnv bool
 }
 
@@ -68,26 +77,17 @@ func (f *File) EnvAt(path string) func(name string) (value string, ok bool) {
 	}
 }
 
-// Files reads and decodes the config files at paths. It returns the files
-// that parsed, and every problem found in any of them.
+// Files reads and decodes the config files at paths and the files they
+// include (see spec.Config.Include), each once, every file followed by
+// those it includes. It returns the files that parsed, and every problem
+// found in any of them.
 func Files(paths []string, opts Options) ([]*File, Diagnostics) {
-	var (
-		files []*File
-		ds    Diagnostics
-	)
+	l := &loader{opts: opts, seen: map[string]bool{}}
 	for _, p := range paths {
-		data, err := regfile.Read(p, 0)
-		if err != nil {
-			ds = append(ds, Diagnostic{File: p, Message: ReadError(err), Severity: Error})
-			continue
-		}
-		f, fds := Bytes(p, data, opts)
-		ds = append(ds, fds...)
-		if f != nil {
-			files = append(files, f)
-		}
+		l.load(p, opts.LookupEnv, nil)
 	}
-	return files, ds
+	checkChoices(l.files, &l.ds)
+	return l.files, l.ds
 }
 
 // ReadError words a failure to read a file for a diagnostic: the reason,
@@ -110,12 +110,18 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data,
-		lookup: lookup, skipEnv: opts.SkipEnv}
+	dir := filepath.Dir(path)
+	d.origins = map[*yaml.Node]*origin{}
+	f := &File{Path: path, Dir: dir, Config: &spec.Config{}, Root: root, src: data,
+		skipEnv: opts.SkipEnv, origins: d.origins}
+	seen := func(p string) { f.SecretFiles = appendNew(f.SecretFiles, p) }
+	lookup = envFile(root, dir, lookup, d, seen)
+	f.lookup = lookup
+	f.Overlay, f.choice = overlay(root, dir, lookup, d, d.origins)
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
-		unset: f.unset}
+		unset: f.unset, readFile: secretFileReader(f.Dir, seen)}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), rootPlace(""))
 	// a missing or mistyped version has been reported by the decoder
 	if n := Field(root, "version"); n != nil && f.Config.Version != 1 && !ds.Reported(path, "version") {

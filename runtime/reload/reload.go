@@ -158,6 +158,13 @@ func (r *Reloader) build(prev *runtime.Server) (*runtime.Server, load.Diagnostic
 			next(p)
 		}
 	}
+	nextSecret := bo.SecretFiles
+	bo.SecretFiles = func(p string) { // a rotated secret reloads too
+		seen[abs(p)] = true
+		if nextSecret != nil {
+			nextSecret(p)
+		}
+	}
 	compile := r.opts.Compile
 	if compile == nil {
 		compile = runtime.Compile
