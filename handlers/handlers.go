@@ -213,6 +213,34 @@ type InputSchemer interface {
 	InputSchema(env BuildEnv) map[string]any
 }
 
+// WarnAter is implemented by the BuildEnv of handlers: WarnAt reports a
+// warning at byte off of the text of field, as DiagAt reports an error.
+type WarnAter interface {
+	WarnAt(field string, off int, msg string)
+}
+
+// WarnAt reports a warning at byte off of field's text where env can, and
+// at field otherwise.
+func WarnAt(env BuildEnv, field string, off int, msg string) {
+	if w, ok := env.(WarnAter); ok {
+		w.WarnAt(field, off, msg)
+		return
+	}
+	env.Warn(field, msg)
+}
+
+// InputExtender is implemented by configs that add arguments of their own
+// to their tool's input schema, such as the `cursor` of a paged SQL query.
+// Runtime calls ExtendInput before Build, with the same env and the tool's
+// input schema (as decoded from JSON; not to be changed), and adds each
+// property returned that the schema does not have, as an optional
+// argument. ExtendInput may report problems through env (an argument the
+// tool declares itself with another type) but must not call Compile or
+// Template.
+type InputExtender interface {
+	ExtendInput(env BuildEnv, schema map[string]any) map[string]any
+}
+
 // A Handler runs calls of one tool.
 type Handler interface {
 	// Call runs the tool. A returned error becomes a tool error result

@@ -330,7 +330,7 @@ func (s *Server) now() *Server {
 
 // sameTools reports whether a and b list the same tools.
 func sameTools(a, b *Server) bool {
-	return len(a.plan.Tools) == len(b.plan.Tools) && slices.EqualFunc(a.plan.Tools, b.plan.Tools, func(x, y *plan.Tool) bool {
+	return a.plan.ToolSearch == b.plan.ToolSearch && len(a.plan.Tools) == len(b.plan.Tools) && slices.EqualFunc(a.plan.Tools, b.plan.Tools, func(x, y *plan.Tool) bool {
 		return x.Def == y.Def || slices.Equal(jsonOf(x.Def), jsonOf(y.Def))
 	})
 }

@@ -17,6 +17,10 @@
 #                       (default ${XDG_CACHE_HOME:-~/.cache}/mcpgen-bench)
 #   ROUNDS=3 DUR=10s N=2000 STARTUPS=30 CONC=16 PORT=22100
 #   OUT=dir             keep every raw output there (default: a temp dir)
+#   MCPGEN=path         the mcpgen binary to measure (default: built from this tree)
+#   BEFORE=path         another mcpgen binary (say, the commit before a change),
+#                       run interleaved with the others in the stdio and HTTP
+#                       parts and named "before" and "before-stateless"
 #   ONLY="startup stdio http ceiling anchor validate inprocess"  parts to run
 set -euo pipefail
 
@@ -63,9 +67,20 @@ fi
 [[ -f $client_src/ab.go ]] || { echo "no benchmark client in $client_src; set BENCH_CLIENT" >&2; exit 1; }
 (cd "$client_src" && go build -o "$cache/tbbench" .)
 tbbench=$cache/tbbench
-go build -o "$work/mcpgen" ./cmd/mcpgen
+if [[ -n ${MCPGEN:-} ]]; then
+  mcpgen=$MCPGEN
+else
+  go build -o "$work/mcpgen" ./cmd/mcpgen
+  mcpgen=$work/mcpgen
+fi
 go build -o "$work/echobench" ./scripts/echobench
-mcpgen=$work/mcpgen
+before=()
+before_http=()
+if [[ -n ${BEFORE:-} ]]; then
+  before=(-s "before=$BEFORE serve --log-level warn $work/mcpgen.yaml")
+  before_http=(-s "before=$BEFORE serve --log-level warn --http 127.0.0.1:{port} $work/mcpgen.yaml"
+    -s "before-stateless=$BEFORE serve --log-level warn --stateless --http 127.0.0.1:{port} $work/mcpgen.yaml")
+fi
 
 # ---------- the workload ----------
 
@@ -136,14 +151,15 @@ fi
 if want stdio; then
   for r in $(seq "$rounds"); do
     say "stdio round $r"
-    "$tbbench" -mode ab-stdio -n "$n" -block 100 -warm 50 -s "$tb --stdio" -s "$mg $work/mcpgen.yaml" >"$out/stdio-$r.txt"
+    "$tbbench" -mode ab-stdio -n "$n" -block 100 -warm 50 -s "$tb --stdio" -s "$mg $work/mcpgen.yaml" "${before[@]}" >"$out/stdio-$r.txt"
   done
 fi
 if want http; then
   say "Streamable HTTP, $conc clients, $rounds rounds of $dur"
   "$tbbench" -mode ab-http -n "$n" -block 100 -conc "$conc" -dur "$dur" -rounds "$rounds" -port "$port" \
     -s "$tb --port {port}" -s "$mg --http 127.0.0.1:{port} $work/mcpgen.yaml" \
-    -s "mcpgen-stateless=$mcpgen serve --log-level warn --stateless --http 127.0.0.1:{port} $work/mcpgen.yaml" >"$out/http.txt"
+    -s "mcpgen-stateless=$mcpgen serve --log-level warn --stateless --http 127.0.0.1:{port} $work/mcpgen.yaml" \
+    "${before_http[@]}" >"$out/http.txt"
 fi
 if want ceiling; then
   # What the machine allows: the echo server answering the same tool name
@@ -202,7 +218,9 @@ row "figure" "Toolbox" "mcpgen" "mcpgen / Toolbox" "target"
 row "---" "---" "---" "---" "---"
 if [[ -f $out/http.txt ]]; then
   h=$out/http.txt
-  for m in mcpgen mcpgen-stateless; do
+  names=(mcpgen mcpgen-stateless)
+  [[ -n ${BEFORE:-} ]] && names+=(before before-stateless)
+  for m in "${names[@]}"; do
     r=$(ratio "$(per_round "$h" "$m" calls/s)" "$(per_round "$h" toolbox calls/s)" | median)
     errs=$(grep -h "^http-conc $m " "$h" | get errors)
     row "HTTP $conc clients, calls/s ($m; errors $errs)" "$(per_round "$h" toolbox calls/s | stats)" "$(per_round "$h" "$m" calls/s | stats)" \
@@ -211,7 +229,7 @@ if [[ -f $out/http.txt ]]; then
     row "server CPU per call, µs ($m)" "$(per_round "$h" toolbox server-cpu/call | stats)" "$(per_round "$h" "$m" server-cpu/call | stats)" \
       "$(ratio "$(per_round "$h" "$m" server-cpu/call)" "$(per_round "$h" toolbox server-cpu/call)" | stats)" "≤ 0.5: $(verdict "$r" '<=' 0.5)"
   done
-  for m in mcpgen mcpgen-stateless; do
+  for m in "${names[@]}"; do
     tbm=$(lines "$h" http-mem toolbox | get VmHWM)
     mm=$(lines "$h" http-mem "$m" | get VmHWM)
     r=$(ratio "$mm" "$tbm")
@@ -228,6 +246,12 @@ if ls "$out"/stdio-*.txt >/dev/null 2>&1; then
   row "stdio tools/call p99, µs" "$(echo "$tp99" | stats)" "$(echo "$mp99" | stats)" "$(echo "$r" | stats)" "≤ 1: $(verdict "$(echo "$r" | median)" '<=' 1)"
   tc=$(lines "${s[*]}" stdio toolbox | get cpu/call) mc=$(lines "${s[*]}" stdio mcpgen | get cpu/call)
   row "stdio server CPU per call, µs" "$(echo "$tc" | stats)" "$(echo "$mc" | stats)" "$(ratio "$mc" "$tc" | stats)" ""
+  if [[ -n ${BEFORE:-} ]]; then
+    bp50=$(lines "${s[*]}" stdio before | get p50) bc=$(lines "${s[*]}" stdio before | get cpu/call)
+    r=$(lines "${s[*]}" stdio before | grep -o 'ratio-vs-toolbox median=[0-9.]*' | cut -d= -f2)
+    row "stdio tools/call p50, µs (before; block ratios)" "$(echo "$tp50" | stats)" "$(echo "$bp50" | stats)" "$(echo "$r" | stats)" ""
+    row "stdio server CPU per call, µs (before)" "$(echo "$tc" | stats)" "$(echo "$bc" | stats)" "$(ratio "$bc" "$tc" | stats)" ""
+  fi
   tbm=$(lines "${s[*]}" stdio-mem toolbox | get VmHWM) mm=$(lines "${s[*]}" stdio-mem mcpgen | get VmHWM)
   r=$(ratio "$mm" "$tbm" | median)
   row "peak memory on stdio, MB" "$(echo "$tbm" | awk '{print $1/1024}' | stats)" "$(echo "$mm" | awk '{print $1/1024}' | stats)" "$(ratio "$mm" "$tbm" | stats)" "≤ 0.5: $(verdict "$r" '<=' 0.5)"

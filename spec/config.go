@@ -11,6 +11,34 @@ package spec
 type Config struct {
 	// Version of the configuration format. Must be 1.
 	Version int `yaml:"version" jsonschema:"required,enum=1"`
+	// Include loads other config files with this one, each a path or a
+	// glob (`tools/*.yaml`: `*`, `?` and `[...]` match within one
+	// directory) relative to this file's directory. An included file is a
+	// config of its own (`version: 1`), merged as files given together on
+	// the command line are, and its problems are reported at its own
+	// lines; it sees this file's `env_file` variables. Each file is loaded
+	// once; a file that includes itself, directly or through others, is an
+	// error, and so is an entry that matches no file.
+	Include []string `yaml:"include,omitempty" mcpgen:"server"`
+	// EnvFile is a `.env` file (KEY=value lines) relative to this file's
+	// directory whose variables feed this file's `${VAR}` and `env.NAME`,
+	// and those of the files it includes. A variable set in the
+	// environment is never overridden by the file. A missing file is
+	// skipped (the variables are then expected in the environment, as in
+	// production); a file that cannot be read or parsed is an error. Its
+	// values are secrets by the same rules as the environment's.
+	EnvFile string `yaml:"env_file,omitempty" mcpgen:"server"`
+	// Overlays name, by environment, a file merged over this one when the
+	// variable MCPGEN_ENV names that environment (`MCPGEN_ENV=prod`), e.g.
+	// `{dev: mcpgen.dev.yaml, prod: mcpgen.prod.yaml}`. The overlay's
+	// mappings merge key by key into this file's; a list of named entries
+	// (tools, prompts, …) merges by `name`, an entry of a new name being
+	// added; any other value replaces this file's; `~` clears a setting.
+	// An overlay changes only this file. Without MCPGEN_ENV no overlay is
+	// used; an environment that the overlays of no file of the config name
+	// is an error (a file without one for it is used as it is). An
+	// overlay may not set `include`, `env_file` or `overlays`.
+	Overlays map[string]string `yaml:"overlays,omitempty" mcpgen:"server"`
 	// Server describes this MCP server to clients.
 	Server Server `yaml:"server,omitempty"`
 	// Backends are named, shared connections (an HTTP API, a database) that

@@ -316,50 +316,11 @@ type checker struct {
 }
 
 func (c *checker) list(l *parse.ListNode) {
-	if l == nil {
-		return
-	}
-	for _, n := range l.Nodes {
-		c.node(n)
-	}
-}
-
-func (c *checker) node(n parse.Node) {
-	if c.err != nil {
-		return
-	}
-	switch n := n.(type) {
-	case *parse.ActionNode:
-		c.pipe(n.Pipe)
-	case *parse.IfNode:
-		c.pipe(n.Pipe)
-		c.list(n.List)
-		c.list(n.ElseList)
-	case *parse.RangeNode:
-		c.pipe(n.Pipe) // the body's dot is an element
-	case *parse.WithNode:
-		c.pipe(n.Pipe)
-		c.list(n.ElseList)
-	case *parse.FieldNode:
-		c.field(n, n.Ident)
-	case *parse.PipeNode:
-		c.pipe(n)
-	case *parse.CommandNode:
-		for _, a := range n.Args {
-			c.node(a)
+	walkData(l, func(f Field) {
+		if n, ok := f.Node.(*parse.FieldNode); ok && c.err == nil {
+			c.field(n, n.Ident)
 		}
-	case *parse.ChainNode:
-		c.node(n.Node)
-	}
-}
-
-func (c *checker) pipe(p *parse.PipeNode) {
-	if p == nil {
-		return
-	}
-	for _, cmd := range p.Cmds {
-		c.node(cmd)
-	}
+	})
 }
 
 func (c *checker) field(n parse.Node, ident []string) {

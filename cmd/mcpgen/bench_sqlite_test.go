@@ -85,7 +85,7 @@ func BenchmarkHTTPSQLite(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan int, 1)
 			go func() {
-				done <- runServe(ctx, append(args, cfg), stdio{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
+				done <- runWith(ctx, stdio{in: strings.NewReader(""), out: io.Discard, err: io.Discard}, append(append([]string{"serve"}, args...), cfg)...)
 			}()
 			defer func() {
 				cancel()
@@ -171,7 +171,7 @@ func BenchmarkStdioSQLite(b *testing.B) {
 	outR, outW := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- runServe(context.Background(), []string{"--log-level", "warn", cfg}, stdio{in: inR, out: outW, err: io.Discard})
+		done <- runWith(context.Background(), stdio{in: inR, out: outW, err: io.Discard}, "serve", "--log-level", "warn", cfg)
 		outW.Close()
 	}()
 	defer func() {

@@ -82,7 +82,7 @@ func BenchmarkStartupInProcess(b *testing.B) {
 	for b.Loop() {
 		var out bytes.Buffer
 		std := stdio{in: strings.NewReader(initialize), out: &out, err: io.Discard}
-		if runServe(context.Background(), []string{cfg}, std) != exitOK || !strings.Contains(out.String(), `"result"`) {
+		if runWith(context.Background(), std, "serve", cfg) != exitOK || !strings.Contains(out.String(), `"result"`) {
 			b.Fatalf("no initialize response: %s", out.String())
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 )
 
@@ -19,32 +19,44 @@ type argFlags []string
 
 func (a *argFlags) String() string     { return strings.Join(*a, " ") }
 func (a *argFlags) Set(s string) error { *a = append(*a, s); return nil }
+func (a *argFlags) Type() string       { return "name=value" }
 
-func runCall(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("call [--arg name=value]... [--json '{...}'] FILE... TOOL", flag.ContinueOnError)
-	var argv argFlags
-	fs.Var(&argv, "arg", "an argument as name=value; the value is JSON when the argument is not a string (repeatable)")
-	rawJSON := fs.String("json", "", "all arguments as one JSON object")
-	dryRun := fs.Bool("dry-run", false, "print what the call would send (an HTTP request, secrets masked) and send nothing")
-	skipEnv := fs.Bool("skip-env", false, "leave unset environment variables empty, even those the tool uses")
-	pos, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+// callFlags are the flags of `mcpgen call`.
+type callFlags struct {
+	argv    argFlags
+	rawJSON string
+	dryRun  bool
+	skipEnv bool
+}
+
+// callCommand declares `mcpgen call`.
+func callCommand() *cobra.Command {
+	var f callFlags
+	cmd := newCommand("call [--arg name=value]... [--json '{...}'] FILE... TOOL", "call one tool and print its result",
+		func(ctx context.Context, pos []string, std stdio) int { return runCall(ctx, pos, std, &f) })
+	fs := cmd.Flags()
+	fs.Var(&f.argv, "arg", "an argument as name=value; the value is JSON when the argument is not a string (repeatable)")
+	fs.StringVar(&f.rawJSON, "json", "", "all arguments as one JSON object")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "print what the call would send (an HTTP request, secrets masked) and send nothing")
+	fs.BoolVar(&f.skipEnv, "skip-env", false, "leave unset environment variables empty, even those the tool uses")
+	return cmd
+}
+
+func runCall(ctx context.Context, pos []string, std stdio, f *callFlags) int {
 	if len(pos) < 2 {
 		return usageError(std.err, "call", "need a config file and a tool name")
 	}
 	files, name := pos[:len(pos)-1], pos[len(pos)-1]
-	srv := compileForCall(files, name, *skipEnv, std.err)
+	srv := compileForCall(files, name, f.skipEnv, std.err)
 	if srv == nil {
 		return exitError
 	}
 	defer srv.Close()
-	input, err := callArgs(srv, name, *rawJSON, argv)
+	input, err := callArgs(srv, name, f.rawJSON, f.argv)
 	if err != nil {
 		return usageError(std.err, "call", err.Error())
 	}
-	if *dryRun {
+	if f.dryRun {
 		plan, err := srv.DryRun(ctx, name, input)
 		if err != nil {
 			fmt.Fprintf(std.err, "mcpgen: %v\n", err)

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -13,32 +12,45 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/pack"
+	"github.com/spf13/cobra"
 )
 
-func runClientConfig(_ context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("client-config [--client "+strings.Join(pack.Clients, "|")+"] [--url URL] FILE...", flag.ContinueOnError)
-	client := fs.String("client", "", "print only this client's snippets: "+strings.Join(pack.Clients, ", "))
-	url := fs.String("url", "", "the server's Streamable HTTP endpoint, for the HTTP snippets (default: from server.http.addr, else http://127.0.0.1:8080/mcp)")
-	files, status, done := parseFlags(fs, args, std)
+// clientConfigFlags are the flags of `mcpgen client-config`.
+type clientConfigFlags struct {
+	client string
+	url    string
+}
+
+// clientConfigCommand declares `mcpgen client-config`.
+func clientConfigCommand() *cobra.Command {
+	var f clientConfigFlags
+	cmd := newCommand("client-config [flags] FILE...", "print what to add to a client's configuration to use a config",
+		func(ctx context.Context, files []string, std stdio) int { return runClientConfig(ctx, files, std, &f) })
+	fs := cmd.Flags()
+	fs.StringVar(&f.client, "client", "", "print only this client's snippets: "+strings.Join(pack.Clients, ", "))
+	completeWords(cmd, "client", pack.Clients...)
+	fs.StringVar(&f.url, "url", "", "the server's Streamable HTTP endpoint, for the HTTP snippets (default: from server.http.addr, else http://127.0.0.1:8080/mcp)")
+	return cmd
+}
+
+func runClientConfig(ctx context.Context, files []string, std stdio, f *clientConfigFlags) int {
 	switch {
-	case done:
-		return status
 	case len(files) == 0:
 		return usageError(std.err, "client-config", "no config file given")
-	case *client != "" && !slices.Contains(pack.Clients, *client):
-		return usageError(std.err, "client-config", fmt.Sprintf("unknown client %q: use %s", *client, strings.Join(pack.Clients, ", ")))
+	case f.client != "" && !slices.Contains(pack.Clients, f.client):
+		return usageError(std.err, "client-config", fmt.Sprintf("unknown client %q: use %s", f.client, strings.Join(pack.Clients, ", ")))
 	}
 	info, err := describeConfigs(files)
 	if err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
-	l, err := launch(files, info, *url)
+	l, err := launch(files, info, f.url)
 	if err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
-	printSnippets(std.out, l, *client)
+	printSnippets(std.out, l, f.client)
 	return exitOK
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -46,7 +47,7 @@ func TestCompileRestoresGC(t *testing.T) {
 func TestHoldGCAfterFirstCollection(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(150))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 40))
-	restore := holdGC()
+	restore := holdGC(compileMemoryLimit)
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Fatalf("GC percent while held = %d, want -1", got)
 	}
@@ -65,5 +66,21 @@ func TestHoldGCAfterFirstCollection(t *testing.T) {
 	restore()
 	if got := debug.SetGCPercent(-1); got != 150 {
 		t.Errorf("GC percent after the build = %d, want 150", got)
+	}
+}
+
+// TestHoldLimitScalesWithFiles: the collector is held back further for a
+// large config than for a small one, by what parsing it takes.
+func TestHoldLimitScalesWithFiles(t *testing.T) {
+	dir := t.TempDir()
+	small, large := filepath.Join(dir, "small.yaml"), filepath.Join(dir, "large.yaml")
+	os.WriteFile(small, []byte("version: 1\n"), 0o644)
+	os.WriteFile(large, bytes.Repeat([]byte("# comment\n"), 1<<20), 0o644)
+	if got, want := holdLimit([]string{small}, parsedPerByte), int64(compileMemoryLimit+parsedPerByte*11); got != want {
+		t.Errorf("holdLimit(small) = %d, want %d", got, want)
+	}
+	if got, want := holdLimit([]string{small, large, filepath.Join(dir, "missing.yaml")}, servedPerByte),
+		int64(compileMemoryLimit+servedPerByte*(11+10<<20)); got != want {
+		t.Errorf("holdLimit(small, large, missing) = %d, want %d", got, want)
 	}
 }

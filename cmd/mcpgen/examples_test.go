@@ -57,9 +57,12 @@ func TestKubernetesConfig(t *testing.T) {
 }
 
 // placeholder gives every environment variable a value shaped like what it
-// names, so that URLs parse and flags are booleans.
+// names, so that URLs parse and flags are booleans; MCPGEN_ENV is unset,
+// so that each example boots without an overlay (its tests try them).
 func placeholder(name string) (string, bool) {
 	switch {
+	case name == load.EnvVariable:
+		return "", false
 	case strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_ISSUER") || strings.HasSuffix(name, "_AUDIENCE"):
 		return "http://127.0.0.1:9", true
 	case strings.Contains(name, "INSECURE"):

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,32 +12,47 @@ import (
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/handlers/graphqlkind"
+	"github.com/spf13/cobra"
 	"github.com/vektah/gqlparser/v2/ast"
 	"gopkg.in/yaml.v3"
 )
 
-func runImportGraphQL(_ context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("import graphql SCHEMA --operations DIR [-o FILE] [--url URL] [--token-env VAR]", flag.ContinueOnError)
-	opsDir := fs.String("operations", "", "directory of .graphql files holding the operations, one tool each (required)")
-	out := fs.String("o", "", "write the config to this file instead of standard output")
-	url := fs.String("url", "${GRAPHQL_URL}", "the API's endpoint, written as base_url")
-	tokenEnv := fs.String("token-env", "", "environment variable holding a bearer token, e.g. API_TOKEN")
-	backend := fs.String("backend", "api", "name of the backend the tools share")
-	pos, status, done := parseFlags(fs, args, std)
+// graphqlFlags are the flags of `mcpgen import graphql`.
+type graphqlFlags struct {
+	opsDir   string
+	out      string
+	url      string
+	tokenEnv string
+	backend  string
+}
+
+// graphqlCommand declares `mcpgen import graphql`.
+func graphqlCommand() *cobra.Command {
+	var f graphqlFlags
+	cmd := newCommand("graphql SCHEMA --operations DIR [-o FILE] [--url URL] [--token-env VAR]", "a GraphQL schema (SDL or introspection JSON) and a directory of operations",
+		func(ctx context.Context, pos []string, std stdio) int { return runImportGraphQL(ctx, pos, std, &f) })
+	fs := cmd.Flags()
+	fs.StringVar(&f.opsDir, "operations", "", "directory of .graphql files holding the operations, one tool each (required)")
+	fs.StringVarP(&f.out, "output", "o", "", "write the config to this file instead of standard output")
+	fs.StringVar(&f.url, "url", "${GRAPHQL_URL}", "the API's endpoint, written as base_url")
+	fs.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding a bearer token, e.g. API_TOKEN")
+	fs.StringVar(&f.backend, "backend", "api", "name of the backend the tools share")
+	return cmd
+}
+
+func runImportGraphQL(ctx context.Context, pos []string, std stdio, f *graphqlFlags) int {
 	switch {
-	case done:
-		return status
 	case len(pos) != 1:
 		return usageError(std.err, "import graphql", "give one schema file (SDL or introspection JSON)")
-	case *opsDir == "":
+	case f.opsDir == "":
 		return usageError(std.err, "import graphql", "give --operations DIR, the directory of .graphql operations")
 	}
 	base := "."
-	if *out != "" {
-		base = filepath.Dir(*out)
+	if f.out != "" {
+		base = filepath.Dir(f.out)
 	}
-	g := &gqlImport{base: base, backend: *backend}
-	doc, err := g.config(pos[0], *opsDir, *url, *tokenEnv)
+	g := &gqlImport{base: base, backend: f.backend}
+	doc, err := g.config(pos[0], f.opsDir, f.url, f.tokenEnv)
 	if err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
@@ -46,15 +60,15 @@ func runImportGraphQL(_ context.Context, args []string, std stdio) int {
 	for _, w := range g.warnings {
 		fmt.Fprintf(std.err, "mcpgen: warning: %s\n", w)
 	}
-	if *out == "" {
+	if f.out == "" {
 		std.out.Write(doc)
 		return exitOK
 	}
-	if err := os.WriteFile(*out, doc, 0o644); err != nil {
+	if err := os.WriteFile(f.out, doc, 0o644); err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
-	fmt.Fprintf(std.err, "wrote %s: %d tools\n", *out, g.tools)
+	fmt.Fprintf(std.err, "wrote %s: %d tools\n", f.out, g.tools)
 	return exitOK
 }
 

@@ -26,7 +26,7 @@ func TestImportRefusesAConfigTooLargeToLoad(t *testing.T) {
 	}
 	out := filepath.Join(dir, "mcpgen.yaml")
 	var stderr bytes.Buffer
-	code := runImportOpenAPI(context.Background(), []string{"-o", out, spec}, stdio{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &stderr})
+	code := runWith(context.Background(), stdio{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &stderr}, "import", "openapi", "-o", out, spec)
 	if code == exitOK || !strings.Contains(stderr.String(), "MiB mcpgen loads; select fewer operations") {
 		t.Fatalf("exit %d, stderr %q; want a refusal", code, stderr.String())
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,12 +10,15 @@ import (
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/importer/openapi"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // listFlag collects comma-separated values from repeated flags.
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Type() string   { return "list" }
 func (l *listFlag) Set(s string) error {
 	for _, v := range strings.Split(s, ",") {
 		if v = strings.TrimSpace(v); v != "" {
@@ -38,10 +40,16 @@ type openapiFlags struct {
 // maxImported is the largest config import writes: what mcpgen loads.
 var maxImported = regfile.DefaultLimit
 
-func runImportOpenAPI(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("import openapi SPEC [flags]", flag.ContinueOnError)
+// openapiCommand declares `mcpgen import openapi`.
+func openapiCommand() *cobra.Command {
 	var f openapiFlags
-	fs.StringVar(&f.out, "o", "", "write the config to this file (default: standard output; with --merge, the merged file)")
+	var cmd *cobra.Command
+	cmd = newCommand("openapi SPEC [flags]", "an OpenAPI 3.0/3.1 or Swagger 2.0 description (file or URL)",
+		func(ctx context.Context, pos []string, std stdio) int {
+			return runImportOpenAPI(ctx, pos, std, f, commandLine(cmd, pos))
+		})
+	fs := cmd.Flags()
+	fs.StringVarP(&f.out, "output", "o", "", "write the config to this file (default: standard output; with --merge, the merged file)")
 	fs.StringVar(&f.merge, "merge", "", "add the operations this existing config lacks to it, leaving the rest as it is")
 	fs.StringVar(&f.name, "name", "", "the server's and backend's name, and the prefix of environment variables (default: from the title)")
 	fs.IntVar(&f.depth, "depth", 3, "how many $refs deep schemas are inlined")
@@ -54,17 +62,18 @@ func runImportOpenAPI(ctx context.Context, args []string, std stdio) int {
 	fs.BoolVar(&f.refs.RemoteRefs, "remote-refs", false, "let $refs fetch http(s) URLs at public addresses")
 	fs.IntVar(&f.refs.MaxOperations, "max-operations", openapi.DefaultMaxOperations, "refuse a description with more operations, before reading it whole")
 	fs.Var((*listFlag)(&f.refs.AllowHosts), "allow-ref-host", "with --remote-refs, hosts refs may reach even at a loopback, private or link-local address")
-	pos, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+	return cmd
+}
+
+// runImportOpenAPI writes the config; line is the command line, recorded in it.
+func runImportOpenAPI(ctx context.Context, pos []string, std stdio, f openapiFlags, line string) int {
 	if len(pos) != 1 {
 		return usageError(std.err, "import openapi", "need one API description: a file or an http(s) URL")
 	}
 	if f.name != "" && !validName(f.name) {
 		return usageError(std.err, "import openapi", fmt.Sprintf("--name %q: use letters, digits and _", f.name))
 	}
-	if err := importOpenAPI(ctx, pos[0], f, args, std); err != nil {
+	if err := importOpenAPI(ctx, pos[0], f, line, std); err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
@@ -80,7 +89,7 @@ func validName(s string) bool {
 	return s != ""
 }
 
-func importOpenAPI(ctx context.Context, source string, f openapiFlags, args []string, std stdio) error {
+func importOpenAPI(ctx context.Context, source string, f openapiFlags, line string, std stdio) error {
 	doc, err := openapi.Load(ctx, source, f.refs)
 	if err != nil {
 		return err
@@ -108,7 +117,7 @@ func importOpenAPI(ctx context.Context, source string, f openapiFlags, args []st
 	if len(ops) == 0 && existing == nil {
 		return fmt.Errorf("%s: no operation selected", source)
 	}
-	opts := openapi.Options{Name: f.name, Depth: f.depth, Command: "mcpgen import openapi " + strings.Join(args, " ")}
+	opts := openapi.Options{Name: f.name, Depth: f.depth, Command: line}
 	var taken []string
 	if existing != nil {
 		taken = existing.Names
@@ -167,4 +176,22 @@ func summarize(w io.Writer, res *openapi.Result, merged bool) {
 	if len(res.Tools) > 40 {
 		fmt.Fprintln(w, "mcpgen: some clients handle about 40 tools well; serve parts with `mcpgen serve --tags TAG` (the operations' tags) or toolsets")
 	}
+}
+
+// commandLine is the command line cmd ran with, as it reads in a generated
+// file: the command, the positional arguments, then the flags set.
+func commandLine(cmd *cobra.Command, pos []string) string {
+	words := append([]string{cmd.CommandPath()}, pos...)
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		name := "--" + f.Name
+		if f.Shorthand != "" {
+			name = "-" + f.Shorthand
+		}
+		if f.Value.Type() == "bool" {
+			words = append(words, name)
+			return
+		}
+		words = append(words, name, f.Value.String())
+	})
+	return strings.Join(words, " ")
 }

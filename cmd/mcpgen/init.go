@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -14,46 +13,58 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
+	"github.com/spf13/cobra"
 )
 
 func specServer(name string) spec.Server { return spec.Server{Name: name} }
 
-func runInit(_ context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("init [--shell] [--http BASE_URL] [--sql DSN] [--name NAME] [-o FILE]", flag.ContinueOnError)
-	var st starter
-	fs.BoolVar(&st.shell, "shell", false, "a tool that runs a local command")
-	fs.StringVar(&st.http, "http", "", "a tool that calls the HTTP API at this base URL")
-	dsn := fs.String("sql", "", "a tool that queries this database: a SQLite file, postgres://..., or user:password@tcp(host)/db for MySQL")
-	fs.StringVar(&st.name, "name", "", "the server's name (default: the directory's)")
-	out := fs.String("o", "mcpgen.yaml", "the config to write; its tests go beside it (NAME.test.yaml)")
-	pos, status, done := parseFlags(fs, args, std)
+// initFlags are the flags of `mcpgen init`.
+type initFlags struct {
+	st  starter
+	dsn string
+	out string
+}
+
+// initCommand declares `mcpgen init`.
+func initCommand() *cobra.Command {
+	var f initFlags
+	cmd := newCommand("init [--shell] [--http BASE_URL] [--sql DSN] [--name NAME] [-o FILE]", "write a starter config and its tests, and print client snippets",
+		func(ctx context.Context, pos []string, std stdio) int { return runInit(ctx, pos, std, &f) })
+	fs := cmd.Flags()
+	fs.BoolVar(&f.st.shell, "shell", false, "a tool that runs a local command")
+	fs.StringVar(&f.st.http, "http", "", "a tool that calls the HTTP API at this base URL")
+	fs.StringVar(&f.dsn, "sql", "", "a tool that queries this database: a SQLite file, postgres://..., or user:password@tcp(host)/db for MySQL")
+	fs.StringVar(&f.st.name, "name", "", "the server's name (default: the directory's)")
+	fs.StringVarP(&f.out, "output", "o", "mcpgen.yaml", "the config to write; its tests go beside it (NAME.test.yaml)")
+	return cmd
+}
+
+func runInit(ctx context.Context, pos []string, std stdio, f *initFlags) int {
 	switch {
-	case done:
-		return status
 	case len(pos) > 0:
 		return usageError(std.err, "init", fmt.Sprintf("unexpected argument %q; give the file with -o", pos[0]))
 	}
-	if !st.shell && st.http == "" && *dsn == "" {
-		st.shell, st.http, *dsn = ask(std)
+	if !f.st.shell && f.st.http == "" && f.dsn == "" {
+		f.st.shell, f.st.http, f.dsn = ask(std)
 	}
-	if *dsn != "" {
-		st.sql = parseDSN(*dsn)
+	if f.dsn != "" {
+		f.st.sql = parseDSN(f.dsn)
 	}
-	if err := checkBaseURL(st.http); err != nil {
+	if err := checkBaseURL(f.st.http); err != nil {
 		return usageError(std.err, "init", err.Error())
 	}
-	if !st.shell && st.http == "" && st.sql == nil {
-		st.shell = true // something that works everywhere
+	if !f.st.shell && f.st.http == "" && f.st.sql == nil {
+		f.st.shell = true // something that works everywhere
 	}
-	if st.name == "" {
-		st.name = serverName(*out)
+	if f.st.name == "" {
+		f.st.name = serverName(f.out)
 	}
-	testFile := filepath.Join(filepath.Dir(*out), testFileName(*out))
-	if err := writeNew([2]string{*out, st.config(*out)}, [2]string{testFile, st.tests(*out)}); err != nil {
+	testFile := filepath.Join(filepath.Dir(f.out), testFileName(f.out))
+	if err := writeNew([2]string{f.out, f.st.config(f.out)}, [2]string{testFile, f.st.tests(f.out)}); err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
-	return initDone(std, st, *out, testFile)
+	return initDone(std, f.st, f.out, testFile)
 }
 
 // ask asks what the server is for, one question a line; at the end of the

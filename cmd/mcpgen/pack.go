@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/spec"
+	"github.com/spf13/cobra"
 )
 
 // packFlags are the flags of `mcpgen pack`.
@@ -26,10 +26,13 @@ type packFlags struct {
 	registryName, mcpbURL, mcpbFile, image, remote            string
 }
 
-func runPack(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("pack FILE... -o NAME.mcpb | pack FILE... --server-json --registry-name NAME [flags]", flag.ContinueOnError)
+// packCommand declares `mcpgen pack`.
+func packCommand() *cobra.Command {
 	var f packFlags
-	fs.StringVar(&f.out, "o", "", "write to this file: the .mcpb bundle, or server.json (standard output when not given)")
+	cmd := newCommand("pack FILE... (-o NAME.mcpb | --server-json --registry-name NAME) [flags]", "bundle configs for desktop clients (MCPB) or the MCP registry",
+		func(ctx context.Context, files []string, std stdio) int { return runPack(ctx, files, std, f) })
+	fs := cmd.Flags()
+	fs.StringVarP(&f.out, "output", "o", "", "write to this file: the .mcpb bundle, or server.json (standard output when not given)")
 	fs.StringVar(&f.platform, "platform", "", "OS/ARCH the bundle runs on, e.g. darwin/arm64: mcpgen is built for it with Go from the source in the current module (default: this mcpgen, for "+goruntime.GOOS+"/"+goruntime.GOARCH+")")
 	fs.StringVar(&f.binary, "binary", "", "the mcpgen executable to bundle (a release binary for --platform)")
 	fs.StringVar(&f.name, "name", "", "the extension's name (default: server.name, or the first config's file name)")
@@ -42,10 +45,11 @@ func runPack(ctx context.Context, args []string, std stdio) int {
 	fs.StringVar(&f.mcpbFile, "mcpb", "", "the .mcpb bundle published at --mcpb-url, for its checksum (server.json)")
 	fs.StringVar(&f.image, "image", "", "an OCI image whose entrypoint is mcpgen and whose /config holds the configs (server.json)")
 	fs.StringVar(&f.remote, "remote", "", "the URL of a deployment serving over HTTP (server.json; default: server.http.auth.resource)")
-	files, status, done := parseFlags(fs, args, std)
+	return cmd
+}
+
+func runPack(ctx context.Context, files []string, std stdio, f packFlags) int {
 	switch {
-	case done:
-		return status
 	case len(files) == 0:
 		return usageError(std.err, "pack", "no config file given")
 	case !f.serverJSON && f.out == "":
@@ -94,7 +98,7 @@ func describeConfigs(files []string) (*configInfo, error) {
 	}
 	info := &configInfo{}
 	seen := map[string]bool{}
-	for i, lf := range loaded {
+	for _, lf := range loaded {
 		c := lf.Config
 		info.server.Name = cmp.Or(info.server.Name, c.Server.Name)
 		info.server.Version = cmp.Or(info.server.Version, c.Server.Version)
@@ -116,7 +120,7 @@ func describeConfigs(files []string) (*configInfo, error) {
 				info.prompts = append(info.prompts, pack.NewPrompt(p))
 			}
 		}
-		data, err := os.ReadFile(files[i])
+		data, err := os.ReadFile(lf.Path)
 		if err != nil {
 			return nil, err
 		}

@@ -27,6 +27,11 @@ func readmeBlock(t *testing.T, after string) string {
 	return body
 }
 
+// runWith runs mcpgen with args on std.
+func runWith(ctx context.Context, std stdio, args ...string) int {
+	return run(ctx, args, std.in, std.out, std.err)
+}
+
 func runOut(t *testing.T, args ...string) (string, int) {
 	t.Helper()
 	var out, errw bytes.Buffer

@@ -20,7 +20,7 @@ import (
 func startReloader(files []string, bo runtime.BuildOptions, sel runtime.Selection, serveBroken bool, w io.Writer) (*reload.Reloader, error) {
 	var selErr error
 	rl, ds := reload.Start(reload.Options{Paths: files, Build: bo, Logger: bo.Logger,
-		Metrics: bo.Observer.Metrics, Compile: compile, Select: func(s *runtime.Server) error {
+		Metrics: bo.Observer.Metrics, Compile: compileToServe, Select: func(s *runtime.Server) error {
 			err := s.Select(sel)
 			if selErr == nil && err != nil {
 				selErr = err // of the first build; later ones are reported as failed reloads

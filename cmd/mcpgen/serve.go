@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,30 +12,47 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/observe"
 	"github.com/mcpgen/mcpgen/runtime/transport"
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
-func runServe(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("serve [--stdio | --http ADDR] [--stateless] [--tls-cert FILE --tls-key FILE] [--toolset NAME] [--tools NAMES] [--tags TAGS] [--watch] [--tool-search] [--log-level LEVEL] [--log-format text|json] [--metrics-addr ADDR] FILE...", flag.ContinueOnError)
-	level := fs.String("log-level", "info", "operator log level on stderr: debug, info, warn or error")
-	format := fs.String("log-format", "text", "operator log format on stderr: text (key=value) or json (one object a line)")
-	metricsAddr := fs.String("metrics-addr", "", "also serve /metrics, /readyz and /healthz at ADDR (e.g. 127.0.0.1:9090), beside stdio or apart from the MCP port")
-	httpAddr := fs.String("http", "", "serve Streamable HTTP at ADDR (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
-	onStdio := fs.Bool("stdio", false, "serve on stdio even when the config sets server.http, as a desktop client that launches mcpgen needs")
-	stateless := fs.Bool("stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
-	toolSearch := fs.Bool("tool-search", false, "serve search_tools, describe_tools and call_tool instead of the full tool list (as server.tool_search does)")
-	watch := fs.Bool("watch", false, "reload the config when its files change (SIGHUP reloads it always); clients are told what changed")
-	var tlsFiles transport.HTTPOptions
-	fs.StringVar(&tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
-	fs.StringVar(&tlsFiles.TLSKeyFile, "tls-key", "", "with HTTP: the PEM private key of --tls-cert")
-	var sel runtime.Selection
-	fs.StringVar(&sel.Toolset, "toolset", "", "serve only this toolset of the config (`toolsets:`)")
-	fs.Var((*listFlag)(&sel.Tools), "tools", "serve only these tools: names or globs (github_*), comma-separated or repeated")
-	fs.Var((*listFlag)(&sel.Tags), "tags", "serve only the tools with one of these tags (and leave out resources and prompts tagged otherwise)")
-	files, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+// serveFlags are the flags of `mcpgen serve`.
+type serveFlags struct {
+	level, format, metricsAddr, httpAddr  string
+	onStdio, stateless, toolSearch, watch bool
+	tlsFiles                              transport.HTTPOptions
+	sel                                   runtime.Selection
+}
+
+// serveCommand declares `mcpgen serve`.
+func serveCommand() *cobra.Command {
+	var f serveFlags
+	cmd := newCommand("serve [flags] FILE...", "serve a config over stdio or Streamable HTTP",
+		func(ctx context.Context, files []string, std stdio) int { return runServe(ctx, files, std, &f) })
+	fs := cmd.Flags()
+	fs.StringVar(&f.level, "log-level", "info", "operator log level on stderr: debug, info, warn or error")
+	completeWords(cmd, "log-level", logLevels...)
+	fs.StringVar(&f.format, "log-format", "text", "operator log format on stderr: text (key=value) or json (one object a line)")
+	completeWords(cmd, "log-format", "text", "json")
+	fs.StringVar(&f.metricsAddr, "metrics-addr", "", "also serve /metrics, /readyz and /healthz at `ADDR` (e.g. 127.0.0.1:9090), beside stdio or apart from the MCP port")
+	fs.StringVar(&f.httpAddr, "http", "", "serve Streamable HTTP at `ADDR` (e.g. 127.0.0.1:8080) instead of stdio; the endpoint is /mcp")
+	fs.BoolVar(&f.onStdio, "stdio", false, "serve on stdio even when the config sets server.http, as a desktop client that launches mcpgen needs")
+	fs.BoolVar(&f.stateless, "stateless", false, "with HTTP: serve every request without a session (no sampling, elicitation or resumption)")
+	fs.BoolVar(&f.toolSearch, "tool-search", false, "serve search_tools, describe_tools and call_tool instead of the full tool list (as server.tool_search does)")
+	fs.BoolVar(&f.watch, "watch", false, "reload the config when its files change (SIGHUP reloads it always); clients are told what changed")
+	fs.StringVar(&f.tlsFiles.TLSCertFile, "tls-cert", "", "with HTTP: serve HTTPS with this PEM certificate chain (reloaded when it changes); needs --tls-key")
+	fs.StringVar(&f.tlsFiles.TLSKeyFile, "tls-key", "", "with HTTP: the PEM private key of --tls-cert")
+	fs.StringVar(&f.sel.Toolset, "toolset", "", "serve only the toolset `NAME` of the config (a key of toolsets:)")
+	fs.Var((*listFlag)(&f.sel.Tools), "tools", "serve only these tools: names or globs (github_*), comma-separated or repeated")
+	fs.Var((*listFlag)(&f.sel.Tags), "tags", "serve only the tools with one of these tags (and leave out resources and prompts tagged otherwise)")
+	return cmd
+}
+
+func runServe(ctx context.Context, files []string, std stdio, f *serveFlags) int {
+	// the names the flags had when each was a variable of its own
+	level, format, metricsAddr, httpAddr := &f.level, &f.format, &f.metricsAddr, &f.httpAddr
+	onStdio, stateless, toolSearch, watch := &f.onStdio, &f.stateless, &f.toolSearch, &f.watch
+	tlsFiles, sel := f.tlsFiles, f.sel
 	if len(files) == 0 {
 		return usageError(std.err, "serve", "no config file given")
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +11,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // soakOptions are the flags of `mcpgen soak`.
@@ -21,23 +22,26 @@ type soakOptions struct {
 	tool, args, url  string
 }
 
-// runSoak calls a tool over Streamable HTTP at a fixed rate for a while
-// and reports, per window, the calls, errors, latency percentiles and the
-// server's resident memory and goroutines (from its /metrics): flat from
-// the first window to the last is the goal.
-func runSoak(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("soak [--duration D] [--rate N] [--window D] [--tool NAME] [--args JSON] (--url URL | FILE...)", flag.ContinueOnError)
+// soakCommand declares `mcpgen soak`.
+func soakCommand() *cobra.Command {
 	var o soakOptions
+	cmd := newCommand("soak [flags] (--url URL | FILE...)", "call a tool over HTTP at a fixed rate for minutes; report memory, goroutines, p99",
+		func(ctx context.Context, files []string, std stdio) int { return runSoak(ctx, files, std, o) })
+	fs := cmd.Flags()
 	fs.DurationVar(&o.duration, "duration", 10*time.Minute, "how long to run")
 	fs.Float64Var(&o.rate, "rate", 50, "tool calls a second, started on schedule whatever the latency")
 	fs.DurationVar(&o.window, "window", time.Minute, "how often to report")
 	fs.StringVar(&o.tool, "tool", "", "the tool to call; the first tool of tools/list when not given")
 	fs.StringVar(&o.args, "args", "{}", "the tool's arguments, a JSON object")
 	fs.StringVar(&o.url, "url", "", "a running server's base URL (http://host:port, serving /mcp and /metrics); without it, mcpgen serve --http runs FILE... on a free loopback port")
-	files, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+	return cmd
+}
+
+// runSoak calls a tool over Streamable HTTP at a fixed rate for a while
+// and reports, per window, the calls, errors, latency percentiles and the
+// server's resident memory and goroutines (from its /metrics): flat from
+// the first window to the last is the goal.
+func runSoak(ctx context.Context, files []string, std stdio, o soakOptions) int {
 	if (o.url == "") == (len(files) == 0) {
 		return usageError(std.err, "soak", "give either --url or config files")
 	}

@@ -2,41 +2,54 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"regexp"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime/configtest"
+	"github.com/spf13/cobra"
 )
 
-func runTest(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("test [--run PATTERN] [--record] [--format text|github|junit] [--junit FILE] [FILE|DIR|DIR/...]...", flag.ContinueOnError)
-	pattern := fs.String("run", "", "run only the tests whose name matches this regular expression")
-	record := fs.Bool("record", false, "call the real HTTP APIs and store the exchanges, secrets scrubbed, in NAME.recorded.yaml beside each test file")
-	format := fs.String("format", "text", "output format: text, github (workflow annotations) or junit (JUnit XML)")
-	junitFile := fs.String("junit", "", "also write a JUnit XML report to this file")
-	paths, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+// testFlags are the flags of `mcpgen test`.
+type testFlags struct {
+	pattern   string
+	record    bool
+	format    string
+	junitFile string
+}
+
+// testCommand declares `mcpgen test`.
+func testCommand() *cobra.Command {
+	var f testFlags
+	cmd := newCommand("test [flags] [FILE|DIR|DIR/...]...", "run the behaviour tests of configs (NAME.test.yaml, or tests: in a config)",
+		func(ctx context.Context, paths []string, std stdio) int { return runTest(ctx, paths, std, &f) })
+	fs := cmd.Flags()
+	fs.StringVar(&f.pattern, "run", "", "run only the tests whose name matches this regular expression")
+	fs.BoolVar(&f.record, "record", false, "call the real HTTP APIs and store the exchanges, secrets scrubbed, in NAME.recorded.yaml beside each test file")
+	fs.StringVar(&f.format, "format", "text", "output format: text, github (workflow annotations) or junit (JUnit XML)")
+	completeWords(cmd, "format", "text", "github", "junit")
+	fs.StringVar(&f.junitFile, "junit", "", "also write a JUnit XML report to this file")
+	return cmd
+}
+
+func runTest(ctx context.Context, paths []string, std stdio, f *testFlags) int {
 	var re *regexp.Regexp
-	if *pattern != "" {
+	if f.pattern != "" {
 		var err error
-		if re, err = regexp.Compile(*pattern); err != nil {
+		if re, err = regexp.Compile(f.pattern); err != nil {
 			return usageError(std.err, "test", fmt.Sprintf("--run: %v", err))
 		}
 	}
-	if *format != "text" && *format != "github" && *format != "junit" {
-		return usageError(std.err, "test", fmt.Sprintf("unknown format %q: use text, github or junit", *format))
+	if f.format != "text" && f.format != "github" && f.format != "junit" {
+		return usageError(std.err, "test", fmt.Sprintf("unknown format %q: use text, github or junit", f.format))
 	}
 	files, err := configtest.Find(paths)
 	if err != nil {
 		return usageError(std.err, "test", err.Error())
 	}
-	all := runTestFiles(ctx, files, configtest.Options{Registry: builtin.Registry, Run: re, Record: *record}, std)
-	if err := writeTestReport(all, *format, *junitFile, std); err != nil {
+	all := runTestFiles(ctx, files, configtest.Options{Registry: builtin.Registry, Run: re, Record: f.record}, std)
+	if err := writeTestReport(all, f.format, f.junitFile, std); err != nil {
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}

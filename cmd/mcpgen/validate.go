@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
@@ -14,30 +13,44 @@ import (
 	"github.com/mcpgen/mcpgen/handlers/builtin"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
+	"github.com/spf13/cobra"
 )
 
-func runValidate(ctx context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("validate [--format text|json|github] [--skip-env] [--connect] [--costs] FILE...", flag.ContinueOnError)
-	format := fs.String("format", "text", "output format: text, json or github (workflow annotations)")
-	skipEnv := fs.Bool("skip-env", false, "do not report unset environment variables (for CI machines without secrets)")
-	connect := fs.Bool("connect", false, "also connect to every backend that can be checked (databases) and report the ones that do not answer")
-	costs := fs.Bool("costs", false, "also count the tokens of what clients list (tools, prompts, resource templates) and print the largest tools and the totals")
-	files, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+// validateFlags are the flags of `mcpgen validate`.
+type validateFlags struct {
+	format  string
+	skipEnv bool
+	connect bool
+	costs   bool
+}
+
+// validateCommand declares `mcpgen validate`.
+func validateCommand() *cobra.Command {
+	var f validateFlags
+	cmd := newCommand("validate [flags] FILE...", "check configs and report every problem",
+		func(ctx context.Context, files []string, std stdio) int { return runValidate(ctx, files, std, &f) })
+	fs := cmd.Flags()
+	fs.StringVar(&f.format, "format", "text", "output format: text, json or github (workflow annotations)")
+	completeWords(cmd, "format", slices.Sorted(maps.Keys(reporters))...)
+	fs.BoolVar(&f.skipEnv, "skip-env", false, "do not report unset environment variables (for CI machines without secrets)")
+	fs.BoolVar(&f.connect, "connect", false, "also connect to every backend that can be checked (databases) and report the ones that do not answer")
+	fs.BoolVar(&f.costs, "costs", false, "also count the tokens of what clients list (tools, prompts, resource templates) and print the largest tools and the totals")
+	return cmd
+}
+
+func runValidate(ctx context.Context, files []string, std stdio, f *validateFlags) int {
 	if len(files) == 0 {
 		return usageError(std.err, "validate", "no config file given")
 	}
-	report, ok := reporters[*format]
+	report, ok := reporters[f.format]
 	if !ok {
-		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", *format))
+		return usageError(std.err, "validate", fmt.Sprintf("unknown format %q: use text, json or github", f.format))
 	}
-	srv, ds := compile(files, load.Options{SkipEnv: *skipEnv},
-		runtime.BuildOptions{Registry: builtin.Registry(), CountTokens: *costs, Lint: true})
+	srv, ds := compile(files, load.Options{SkipEnv: f.skipEnv},
+		runtime.BuildOptions{Registry: builtin.Registry(), CountTokens: f.costs, Lint: true})
 	if srv != nil {
 		defer srv.Close()
-		if *connect {
+		if f.connect {
 			ds = append(ds, connectDiags(ctx, srv, files)...)
 		}
 	}
@@ -45,7 +58,7 @@ func runValidate(ctx context.Context, args []string, std stdio) int {
 		srv = nil // not ok
 	}
 	report(std, files, ds, srv)
-	if *costs && srv != nil && *format != "json" {
+	if f.costs && srv != nil && f.format != "json" {
 		printCosts(std, srv.Plan().Costs)
 	}
 	if ds.Errors() > 0 {

@@ -4,11 +4,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	goruntime "runtime"
 	"runtime/debug"
+
+	"github.com/spf13/cobra"
 )
 
 // Set at link time by release builds (scripts/release.sh), for example
@@ -34,19 +35,28 @@ type buildStamp struct {
 	Platform string `json:"platform"`
 }
 
-func runVersion(_ context.Context, args []string, std stdio) int {
-	fs := flag.NewFlagSet("version [--json]", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the version, commit and build date as a JSON object")
-	pos, status, done := parseFlags(fs, args, std)
-	if done {
-		return status
-	}
+// versionFlags are the flags of `mcpgen version`.
+type versionFlags struct {
+	asJSON bool
+}
+
+// versionCommand declares `mcpgen version`.
+func versionCommand() *cobra.Command {
+	var f versionFlags
+	cmd := newCommand("version [--json]", "print the version, commit and build date",
+		func(ctx context.Context, pos []string, std stdio) int { return runVersion(ctx, pos, std, &f) })
+	fs := cmd.Flags()
+	fs.BoolVar(&f.asJSON, "json", false, "print the version, commit and build date as a JSON object")
+	return cmd
+}
+
+func runVersion(ctx context.Context, pos []string, std stdio, f *versionFlags) int {
 	if len(pos) > 0 {
 		return usageError(std.err, "version", "version takes no arguments")
 	}
 	info, _ := debug.ReadBuildInfo()
 	s := stamp(info, buildStamp{Version: version, Commit: commit, Date: date, Modified: modified == "true"})
-	if *asJSON {
+	if f.asJSON {
 		enc := json.NewEncoder(std.out)
 		enc.SetIndent("", "  ")
 		enc.Encode(s)

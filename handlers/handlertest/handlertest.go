@@ -62,6 +62,20 @@ func Diagnose(t testing.TB, reg *handlers.Registry, config string) load.Diagnost
 	return ds
 }
 
+// WantDiagnostics runs one subtest per entry of cases, a name and a config
+// with what one of its diagnostics must contain.
+func WantDiagnostics(t *testing.T, reg *handlers.Registry, cases map[string][2]string) {
+	t.Helper()
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if ds := Diagnose(t, reg, c[0]); !strings.Contains(ds.Error(), c[1]) {
+				t.Errorf("got\n%v\nwant a diagnostic containing %q", ds, c[1])
+			}
+		})
+	}
+}
+
 // DiagnoseFile builds the config file at path, beside the files it refers
 // to, and returns its diagnostics.
 func DiagnoseFile(t testing.TB, reg *handlers.Registry, path string) load.Diagnostics {

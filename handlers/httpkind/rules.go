@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/mcpgen/mcpgen/handlers/httpkind/apierror"
+	"github.com/mcpgen/mcpgen/handlers/httpkind/errcheck"
 	"github.com/mcpgen/mcpgen/runtime/eval"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -76,7 +77,36 @@ func compileRule(env handlers.BuildEnv, field string, r *ErrorRule) *errorRule {
 	if !r.When.IsZero() {
 		rule.when = env.Compile(field+".when", &r.When, responseVars)
 	}
+	checkReads(env, field, r, rule)
 	return rule
+}
+
+// checkReads reports what the rule's message and when read of the
+// response that cannot be there, or may not be (errcheck).
+func checkReads(env handlers.BuildEnv, field string, r *ErrorRule, rule *errorRule) {
+	var body map[string]any
+	if !r.BodySchema.IsZero() {
+		if err := r.BodySchema.Node.Decode(&body); err != nil || body == nil {
+			env.Diag(field+".body_schema", "body_schema is a JSON Schema: a mapping such as {type: object, properties: {message: {type: string}}}")
+			return
+		}
+	}
+	if rule.message != nil {
+		report(env, field+".message", errcheck.Message(r.Message, body))
+	}
+	if rule.when != nil {
+		report(env, field+".when", errcheck.When(rule.when.Reads("response"), body))
+	}
+}
+
+func report(env handlers.BuildEnv, field string, found []errcheck.Finding) {
+	for _, f := range found {
+		if f.Warning {
+			handlers.WarnAt(env, field, f.Off, f.Msg)
+		} else {
+			env.DiagAt(field, f.Off, f.Msg)
+		}
+	}
 }
 
 // match reports whether the rule applies to a response.

@@ -130,6 +130,14 @@ type ErrorRule struct {
 	// model what went wrong and what to do, e.g. "ticket {{ .args.id }} is
 	// archived; use search_archive".
 	Message string `yaml:"message" jsonschema:"required"`
+	// BodySchema is the JSON Schema of the error's body as the API
+	// documents it, e.g. {type: object, properties: {message: {type:
+	// string}, errors: {type: array}}}. validate then checks the keys the
+	// message and `when` read below the response's body against it: a key
+	// it cannot have (additionalProperties: false) or a field of an array
+	// is an error, a key it does not declare a warning. Not used at run
+	// time.
+	BodySchema *spec.Value `yaml:"body_schema,omitempty"`
 }
 
 // Pagination reads paginated APIs.

@@ -14,9 +14,12 @@ func (h *handler) Complete(ctx context.Context, c *handlers.Call) ([]string, err
 	if len(h.steps) != 1 || h.steps[0].exec {
 		return nil, errors.New("complete_from needs a single query")
 	}
-	results, err := h.execute(ctx, c)
+	results, pc, err := h.execute(ctx, c)
 	if err != nil {
 		return nil, err
+	}
+	if pc != nil && len(results[0].rows) > pc.limit {
+		results[0].rows = results[0].rows[:pc.limit] // the first page
 	}
 	var values []string
 	for _, row := range results[0].rows {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -74,6 +75,12 @@ type Config struct {
 	// from auth.*), in place of the backend's session. See the backend's
 	// `session`.
 	Session *Session `yaml:"session,omitempty"`
+	// Page returns the query's rows a page at a time: each result holds
+	// one page and, when there are more rows, a nextCursor that the model
+	// passes back as the tool's `cursor` argument, which mcpgen adds (and
+	// `limit`, with max_size). Keyset pages (keyset: [id]) or offset pages
+	// (offset: true). Only with `query`.
+	Page *Page `yaml:"page,omitempty"`
 
 	// unchecked skips the read-only statement check, for tests proving that
 	// the database refuses writes on its own.
@@ -115,6 +122,7 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	}
 	c.checkShape(env)
 	c.statements(env, h)
+	c.compilePage(env, h)
 	c.params(env, h)
 	c.session(env, h, db)
 	if env.Failed() {
@@ -123,6 +131,11 @@ func (c *Config) Build(env handlers.BuildEnv) handlers.Handler {
 	h.stmts = make([]*preparedStmt, len(h.steps))
 	for i := range h.stmts {
 		h.stmts[i] = &preparedStmt{}
+	}
+	if h.page != nil && h.page.next != nil {
+		next := *h
+		next.steps, next.stmts = h.page.next.steps, []*preparedStmt{{}}
+		h.page.next = &next
 	}
 	return h
 }
@@ -264,7 +277,18 @@ func (c *Config) params(env handlers.BuildEnv, h *handler) {
 			h.params = append(h.params, param{name: name, value: v})
 		}
 	}
-	for _, s := range h.steps {
+	if h.page != nil {
+		h.page.params = len(h.params)
+		for _, name := range h.page.paramNames() {
+			index[name] = len(h.params)
+			h.params = append(h.params, param{name: name})
+		}
+	}
+	steps := h.steps
+	if h.page != nil && h.page.next != nil {
+		steps = append(slices.Clip(steps), h.page.next.steps...)
+	}
+	for _, s := range steps {
 		s.binds = make([]int, len(s.st.binds))
 		for j, name := range s.st.binds {
 			s.binds[j] = index[name]

@@ -155,6 +155,7 @@ func testDatabase(t *testing.T, d *database) {
 	t.Run("server timeout", func(t *testing.T) { testServerTimeout(t, d) })
 	t.Run("types", func(t *testing.T) { testTypes(t, d) })
 	t.Run("lists", func(t *testing.T) { testLists(t, d) })
+	t.Run("pages", func(t *testing.T) { testPages(t, d) })
 }
 
 func (d *database) count(t *testing.T, tbl string) int {

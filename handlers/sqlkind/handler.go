@@ -43,6 +43,8 @@ type handler struct {
 	// notices routes the backend's notices to the calls (postgres; nil
 	// elsewhere).
 	notices *noticeRouter
+	// page pages the query's rows (nil for a tool that is not paged).
+	page *pager
 }
 
 // step is one statement of a handler.
@@ -86,34 +88,51 @@ var errNoRow = fmt.Errorf("no row found: %w", fs.ErrNotExist)
 
 // Call binds the parameters and runs the statements in one transaction.
 func (h *handler) Call(ctx context.Context, c *handlers.Call) (*handlers.Result, error) {
-	results, err := h.execute(ctx, c)
+	results, pc, err := h.execute(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return h.result(results)
+	if pc == nil {
+		return h.result(results)
+	}
+	next, err := h.finishPage(pc, results[0])
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.result(results)
+	if err != nil {
+		return nil, err
+	}
+	return pageResult(res, next), nil
 }
 
 // execute binds the call's parameters and runs the statements within the
 // handler's timeout; a failure is explained for the model.
-func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult, error) {
+func (h *handler) execute(ctx context.Context, c *handlers.Call) ([]*stepResult, *pageCall, error) {
 	vars := c.Vars()
 	args, err := h.bind(vars)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	run, pc := h, (*pageCall)(nil)
+	if h.page != nil {
+		if pc, run, err = h.startPage(c.Args, args); err != nil {
+			return nil, nil, err
+		}
 	}
 	who, err := h.identity.eval(vars, h.dialect)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.timeout)
 	defer cancel()
 	ctx, op := observe.Backend(ctx, observe.KindSQL)
-	results, err := h.run(ctx, c.Notify, args, who)
+	results, err := run.run(ctx, c.Notify, args, who)
 	if err != nil {
 		err = h.explain(ctx, err)
 	}
 	op.EndSQL(dbSystem[h.dialect.name], sqlOutcome(ctx, err), err)
-	return results, err
+	return results, pc, err
 }
 
 // dbSystem names the dialects as OpenTelemetry's db.system.name does.
@@ -181,6 +200,9 @@ func unreachable(err error) bool {
 func (h *handler) bind(vars map[string]any) ([]any, error) {
 	out := make([]any, len(h.params))
 	for i, p := range h.params {
+		if p.value == nil {
+			continue // the pager's, set by startPage
+		}
 		x, err := p.value.Eval(vars)
 		if err != nil {
 			return nil, fmt.Errorf("parameter %s: %w", p.name, err)
@@ -384,10 +406,19 @@ func (h *handler) stepErr(i int, doing string, err error) error {
 	return fmt.Errorf("%s statement %d: %w", doing, i+1, err)
 }
 
-// Close releases the prepared statements.
+// Close releases the prepared statements, and those of the pages after
+// the first.
 func (h *handler) Close() error {
+	err := closeStmts(h.stmts)
+	if h.page != nil && h.page.next != nil && h.page.next != h {
+		err = errors.Join(err, closeStmts(h.page.next.stmts))
+	}
+	return err
+}
+
+func closeStmts(stmts []*preparedStmt) error {
 	var errs []error
-	for _, p := range h.stmts {
+	for _, p := range stmts {
 		p.mu.Lock()
 		if p.stmt != nil {
 			errs = append(errs, p.stmt.Close())

@@ -20,6 +20,9 @@ type statement struct {
 	// code is text with every literal replaced by 0 and every comment by a
 	// space: what the server reads as keywords, for the read-only check.
 	code string
+	// mask is the text as written with every literal and comment blanked
+	// out by spaces: the code, at the offsets of the text (see page.go).
+	mask string
 	// execComment: the text has a MySQL executable comment, /*! … */.
 	execComment bool
 }
@@ -50,6 +53,7 @@ func translate(src string, syn syntax) (*statement, error) {
 	}
 	t.st.text = t.out.String()
 	t.st.code = t.code.String()
+	t.st.mask = t.mask.String()
 	return t.st, nil
 }
 
@@ -59,6 +63,7 @@ type translator struct {
 	i     int
 	out   strings.Builder
 	code  strings.Builder // see statement.code
+	mask  strings.Builder // see statement.mask
 	st    *statement
 	index map[string]int // name → $N, for numbered placeholders
 }
@@ -66,7 +71,7 @@ type translator struct {
 func (t *translator) run() error {
 	for t.i < len(t.src) {
 		c := t.src[t.i]
-		mark, start := " 0 ", t.out.Len() // what stands for a literal in code
+		mark, start, from := " 0 ", t.out.Len(), t.i // what stands for a literal in code
 		var err error
 		switch {
 		case c == '\'':
@@ -94,8 +99,10 @@ func (t *translator) run() error {
 		}
 		if mark == "" {
 			t.code.WriteString(t.out.String()[start:])
+			t.mask.WriteString(t.src[from:t.i])
 		} else {
 			t.code.WriteString(mark)
+			t.mask.WriteString(strings.Repeat(" ", t.i-from))
 		}
 	}
 	return nil

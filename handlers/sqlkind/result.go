@@ -22,6 +22,9 @@ type stepResult struct {
 	list      any      // columns as a []any, for structured content
 	rows      [][]any
 	truncated bool
+	// keys are the raw key values of the last two rows read, for a keyset
+	// page: its last row and the one after it (keys[1] is the latest).
+	keys [2][]any
 }
 
 // converter maps one column's driver values to JSON values. It is a value,

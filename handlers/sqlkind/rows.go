@@ -45,6 +45,11 @@ func (h *handler) readRows(rows rowReader, cols *atomic.Pointer[columnSet]) (*st
 			r.truncated = true
 			return r, nil
 		}
+		if c.keyAt != nil {
+			if err := c.keyValues(h.page, rows, &r.keys); err != nil {
+				return nil, err
+			}
+		}
 		row := make([]any, len(c.convs))
 		for i, conv := range c.convs {
 			row[i] = conv.convert(rows.value(i))
@@ -69,19 +74,24 @@ type columnSet struct {
 	unique []string // uniqueNames(names)
 	list   any      // unique as a []any, for structured content
 	convs  []converter
+	keyAt  []int // the columns of the keyset of a paged handler
 }
 
 // columnSet makes the columnSet of names, whose types rows tells.
 func (h *handler) columnSet(names []string, rows rowReader) *columnSet {
+	shown := h.page.shown(names)
 	c := &columnSet{names: slices.Clone(names), types: make([]string, len(names)),
-		unique: uniqueNames(names), convs: make([]converter, len(names))}
-	list := make([]any, len(names))
-	for i, name := range names {
+		unique: uniqueNames(shown), convs: make([]converter, len(shown))}
+	list := make([]any, len(shown))
+	for i := range names {
 		c.types[i] = rows.dbType(i)
+	}
+	for i, name := range shown {
 		list[i] = c.unique[i]
 		c.convs[i] = h.converter(name, c.types[i])
 	}
 	c.list = list
+	c.keyAt = keyColumns(h.page, names)
 	return c
 }
 

@@ -74,6 +74,8 @@ func postgresSession(t testing.TB) *sessionDB {
         app.subject: "${{ auth.subject }}"
 tools:
   - {name: docs, description: d, handler: {backend: db, query: "SELECT tenant, body, current_setting('app.tenant', true) AS seen, current_user AS role FROM {S}.docs ORDER BY body"}}
+  - {name: docs_paged, description: d, handler: {backend: db, query: "SELECT tenant, body, current_setting('app.tenant', true) AS seen FROM {S}.docs", page: {keyset: [body], size: 1}}}
+  - {name: write_paged, description: a paged read-only tool that writes, handler: {backend: db, query: "WITH w AS (INSERT INTO {S}.docs VALUES ('a', 'paged') RETURNING body) SELECT body FROM w", page: {keyset: [body]}}}
   - {name: fail, description: d, handler: {backend: db, query: "SELECT 1 / (count(*) - count(*)) AS x FROM {S}.docs"}}
   - {name: slow, description: d, handler: {backend: db, query: "SELECT pg_sleep(0.5) AS s, (SELECT count(*) FROM {S}.docs) AS n", timeout: 60ms}}
   - {name: cancelled, description: d, handler: {backend: db, query: "SELECT pg_sleep(2) AS s, (SELECT count(*) FROM {S}.docs) AS n", timeout: 10s}}
@@ -123,6 +125,7 @@ func mysqlSession(t *testing.T) *sessionDB {
         app.subject: "${{ auth.subject }}"
 tools:
   - {name: docs, description: d, handler: {backend: db, query: "SELECT tenant, body, @` + "`app.tenant`" + ` AS seen, '' AS role FROM {S}_mine ORDER BY body"}}
+  - {name: docs_paged, description: d, handler: {backend: db, query: "SELECT tenant, body, @` + "`app.tenant`" + ` AS seen FROM {S}_mine", page: {keyset: [body], size: 1}}}
   - {name: fail, description: d, handler: {backend: db, query: "SELECT {S}_fail() AS x FROM {S}_mine"}}
   - {name: slow, description: d, handler: {backend: db, query: "SELECT SLEEP(0.5) AS s, (SELECT count(*) FROM {S}_mine) AS n", timeout: 60ms}}
   - {name: cancelled, description: d, handler: {backend: db, query: "SELECT SLEEP(2) AS s, (SELECT count(*) FROM {S}_mine) AS n", timeout: 10s}}
@@ -175,6 +178,7 @@ func testSession(t *testing.T, d *sessionDB) {
 	t.Run("hostile claims", func(t *testing.T) { testHostileClaims(t, d, srv) })
 	t.Run("read-only under the session", func(t *testing.T) { testReadOnlySession(t, d, srv) })
 	t.Run("interleaved callers", func(t *testing.T) { testInterleaved(t, d, srv) })
+	t.Run("pages", func(t *testing.T) { testPagedSession(t, d, srv) })
 }
 
 func testOwnRows(t *testing.T, d *sessionDB, srv *runtime.Server) {

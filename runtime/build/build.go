@@ -64,6 +64,10 @@ type Options struct {
 	// resolved against the directory of the file that names it; it need
 	// not exist. `mcpgen pack` bundles them.
 	Referenced func(path string)
+	// SecretFiles, when set, is called with every file holding secrets a
+	// config read (its env_file, the files of ${file:PATH}): reload
+	// watches them, and they are never bundled.
+	SecretFiles func(path string)
 	// Observer receives metrics and traces of the calls; nil for none.
 	Observer *observe.Observer
 	// Cache keeps the results of tools that declare `cache`; nil keeps them
@@ -89,6 +93,9 @@ type Options struct {
 	// ToolSearch serves the search tools instead of the full list, as
 	// server.tool_search does (serve --tool-search).
 	ToolSearch bool
+	// NoToolSearch serves the full list even when server.tool_search is
+	// on (the dev page's switch, turned off); it wins over ToolSearch.
+	NoToolSearch bool
 	// Lint runs the description lint (lint.Rules) over the tools (validate).
 	Lint bool
 }
@@ -158,6 +165,7 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	}
 	b.identity = b.plan.Identity
 	for _, f := range files {
+		b.configFiles(f)
 		if b.oneServer(f) {
 			b.server(f)
 		}
@@ -175,6 +183,9 @@ func Build(files []*load.File, opts Options) (*plan.Plan, load.Diagnostics) {
 	b.expose(files)
 	b.costs()
 	b.lint()
+	if opts.NoToolSearch {
+		b.plan.ToolSearch = false
+	}
 	// expressions' env.NAME added values to the files' secrets
 	secrets := mergeSecrets(files)
 	*b.redact = *mask.NewRedactor(secrets.Credentials())
@@ -354,7 +365,7 @@ type place struct {
 	line, col int
 }
 
-func placeOf(f *load.File, n *yaml.Node) place { return place{f.Path, n.Line, n.Column} }
+func placeOf(f *load.File, n *yaml.Node) place { return place{f.FileOf(n), n.Line, n.Column} }
 
 func (p place) String() string { return fmt.Sprintf("%s:%d:%d", p.file, p.line, p.col) }
 

@@ -102,6 +102,7 @@ func (b *builder) tool(f *load.File, path string, t *spec.Tool, ahead <-chan gen
 	if in == nil {
 		in = b.inputSchema(f, path, t, ahead)
 	}
+	in = b.extendInput(f, path, t, hd, in)
 	b.checkDefaults(f, path, t, in)
 	var argsType types.Type
 	if in != nil {
@@ -262,9 +263,13 @@ func (b *builder) inputSchema(f *load.File, path string, t *spec.Tool, ahead <-c
 func (b *builder) schemaAt(f *load.File, path, name string, v *spec.Value) *input.Schema {
 	raw, err := load.JSON(v.Node)
 	if err == nil {
-		if doc, _ := input.DecodeJSON(raw); doc != nil {
-			if m, ok := doc.(map[string]any); ok && !b.checkDialect(f, path, v, m) {
-				return nil
+		// only $schema matters to the dialect: decoding the whole schema
+		// is left to the compiler (and, serving, to the schema's first use)
+		if load.Field(v.Node, "$schema") != nil {
+			if doc, _ := input.DecodeJSON(raw); doc != nil {
+				if m, ok := doc.(map[string]any); ok && !b.checkDialect(f, path, v, m) {
+					return nil
+				}
 			}
 		}
 		var s *input.Schema

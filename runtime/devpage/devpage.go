@@ -60,6 +60,9 @@ type Status struct {
 	Problems []Problem `json:"problems"`
 	// Costs are the tokens of what clients list, and the budget.
 	Costs *Costs `json:"costs,omitempty"`
+	// ToolSearch: the config served lists the search tools instead of
+	// every tool (server.tool_search, or the page's switch).
+	ToolSearch bool `json:"tool_search"`
 }
 
 // Costs are the tokens of the served config's tools, as validate --costs
@@ -80,11 +83,30 @@ type DryRunner interface {
 
 // Dev holds the page's state and serves its resources.
 type Dev struct {
-	srv   *mcp.Server
-	dry   DryRunner
-	mu    sync.Mutex
-	st    Status
-	costs func() *Costs // of the config served now; nil for none
+	srv      *mcp.Server
+	dry      DryRunner
+	mu       sync.Mutex
+	st       Status
+	costs    func() *Costs // of the config served now; nil for none
+	switches Switches
+}
+
+// Switches change how the config is served for the run, as serve's flags
+// do; the page shows them as toggles.
+type Switches struct {
+	// ToolSearch reports whether the config served lists the search tools.
+	ToolSearch func() bool
+	// SetToolSearch turns tool search on or off, whatever the config says,
+	// and builds the config again; a config that does not build leaves the
+	// one served as it was.
+	SetToolSearch func(ctx context.Context, on bool)
+}
+
+// SwitchWith sets what the page's toggles read and change.
+func (d *Dev) SwitchWith(s Switches) {
+	d.mu.Lock()
+	d.switches = s
+	d.mu.Unlock()
 }
 
 // CostsFrom sets where the status reads the costs of the config served.
@@ -129,6 +151,9 @@ func (d *Dev) readStatus(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadRe
 	if d.costs != nil {
 		st.Costs = d.costs()
 	}
+	if d.switches.ToolSearch != nil {
+		st.ToolSearch = d.switches.ToolSearch()
+	}
 	b, err := json.Marshal(st)
 	d.mu.Unlock()
 	if err != nil {
@@ -170,6 +195,44 @@ func NewToken() string {
 // MCP endpoint refuses a browser request from another origin than the
 // page's own.
 func Handler(token string, mcpHandler http.Handler) http.Handler {
+	return handler(token, mcpHandler, nil)
+}
+
+// Handler is the package's Handler, with the page's toggles at
+// /TOKEN/tool-search too: a POST of {"on": true|false}, under the same
+// rules as the MCP endpoint, answered with the state that results.
+func (d *Dev) Handler(token string, mcpHandler http.Handler) http.Handler {
+	return handler(token, mcpHandler, http.HandlerFunc(d.setToolSearch))
+}
+
+func (d *Dev) setToolSearch(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "Method Not Allowed: POST {\"on\": true|false}", http.StatusMethodNotAllowed)
+		return
+	}
+	var req struct {
+		On *bool `json:"on"`
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10))
+	if err := dec.Decode(&req); err != nil || req.On == nil {
+		http.Error(w, `Bad Request: expected {"on": true|false}`, http.StatusBadRequest)
+		return
+	}
+	d.mu.Lock()
+	sw := d.switches
+	d.mu.Unlock()
+	if sw.SetToolSearch == nil || sw.ToolSearch == nil {
+		http.NotFound(w, r)
+		return
+	}
+	sw.SetToolSearch(r.Context(), *req.On)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(map[string]bool{"tool_search": sw.ToolSearch()})
+}
+
+func handler(token string, mcpHandler, toolSearch http.Handler) http.Handler {
 	files, _ := fs.Sub(static, "static")
 	page := http.StripPrefix("/"+token, http.FileServerFS(files))
 	prefix := "/" + token + "/"
@@ -181,14 +244,15 @@ func Handler(token string, mcpHandler http.Handler) http.Handler {
 		switch {
 		case r.URL.Path == "/"+token:
 			http.Redirect(w, r, prefix, http.StatusFound)
+		case (r.URL.Path == prefix+"mcp" || r.URL.Path == prefix+"tool-search" && toolSearch != nil) &&
+			!sameOrigin(r):
+			http.Error(w, "Forbidden: a request from another origin than the dev page's", http.StatusForbidden)
 		case r.URL.Path == prefix+"mcp":
-			if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
-				http.Error(w, "Forbidden: a request from another origin than the dev page's", http.StatusForbidden)
-				return
-			}
 			r2 := r.Clone(r.Context())
 			r2.URL.Path = "/mcp"
 			mcpHandler.ServeHTTP(w, r2)
+		case r.URL.Path == prefix+"tool-search" && toolSearch != nil:
+			toolSearch.ServeHTTP(w, r)
 		case strings.HasPrefix(r.URL.Path, prefix):
 			w.Header().Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; frame-ancestors 'none'")
 			w.Header().Set("X-Frame-Options", "DENY")
@@ -198,6 +262,13 @@ func Handler(token string, mcpHandler http.Handler) http.Handler {
 			http.NotFound(w, r)
 		}
 	})
+}
+
+// sameOrigin reports whether a request comes from the page's own origin,
+// or from a client that names none (not a browser).
+func sameOrigin(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	return o == "" || o == "http://"+r.Host
 }
 
 // loopbackHost reports whether a Host header (host or host:port) names

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,5 +160,61 @@ func TestResources(t *testing.T) {
 	}
 	if text := res.Contents[0].Text; text != `GET /forecast {"city":"Oslo"}` {
 		t.Errorf("dry run %q", text)
+	}
+}
+
+// TestToolSearchSwitch: the page's tool search toggle is a POST of
+// {"on": bool} under the token, refused from another origin, for another
+// method and for a body that says neither; it answers the state that
+// results, which the status resource reports too.
+func TestToolSearchSwitch(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	d := Register(srv, dry{})
+	on := false
+	var asked []bool
+	d.SwitchWith(Switches{ToolSearch: func() bool { return on },
+		SetToolSearch: func(_ context.Context, v bool) { asked = append(asked, v); on = v }})
+	h := d.Handler("tok", http.NotFoundHandler())
+	for _, tt := range []struct {
+		name, method, path, origin, body string
+		code                             int
+		want                             string
+	}{
+		{"on", "POST", "/tok/tool-search", "http://127.0.0.1:8123", `{"on": true}`, 200, `{"tool_search":true}`},
+		{"no origin (not a browser)", "POST", "/tok/tool-search", "", `{"on": false}`, 200, `{"tool_search":false}`},
+		{"another origin", "POST", "/tok/tool-search", "http://evil.example", `{"on": true}`, 403, ""},
+		{"no token", "POST", "/tool-search", "", `{"on": true}`, 404, ""},
+		{"GET", "GET", "/tok/tool-search", "", "", 405, ""},
+		{"neither", "POST", "/tok/tool-search", "", `{}`, 400, ""},
+		{"not JSON", "POST", "/tok/tool-search", "", `on`, 400, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, "http://127.0.0.1:8123"+tt.path, strings.NewReader(tt.body))
+			if tt.origin != "" {
+				req.Header.Set("Origin", tt.origin)
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.code {
+				t.Fatalf("%s %s: %d %s, want %d", tt.method, tt.path, rec.Code, rec.Body, tt.code)
+			}
+			if got := strings.TrimSpace(rec.Body.String()); tt.want != "" && got != tt.want {
+				t.Errorf("answer %s, want %s", got, tt.want)
+			}
+		})
+	}
+	if want := []bool{true, false}; !slices.Equal(asked, want) {
+		t.Errorf("switched %v, want %v (only the accepted requests)", asked, want)
+	}
+	on = true
+	res, err := d.readStatus(context.Background(), nil)
+	if err != nil || !strings.Contains(res.Contents[0].Text, `"tool_search":true`) {
+		t.Errorf("status %v %v: want tool_search true", res, err)
+	}
+	// the package's Handler has no switch
+	rec := httptest.NewRecorder()
+	Handler("tok", http.NotFoundHandler()).ServeHTTP(rec, httptest.NewRequest("POST", "http://127.0.0.1:8123/tok/tool-search", strings.NewReader(`{"on": true}`)))
+	if rec.Code != 404 {
+		t.Errorf("Handler without switches: %d, want 404", rec.Code)
 	}
 }

@@ -173,7 +173,7 @@ func (s *Shape) mismatches(schema any, path string, out *[]Mismatch) {
 	if s == nil || s.Type == "" || !ok || sc["$ref"] != nil || sc["anyOf"] != nil || sc["oneOf"] != nil || sc["allOf"] != nil {
 		return
 	}
-	if want := schemaTypes(sc["type"]); want != nil && !slices.Contains(want, s.Type) &&
+	if want := SchemaTypes(sc["type"]); want != nil && !slices.Contains(want, s.Type) &&
 		!(s.Type == "integer" && slices.Contains(want, "number")) {
 		*out = append(*out, Mismatch{Path: path + ".type",
 			Msg: fmt.Sprintf("the result is always %s here, never %s", article(s.Type), orList(want))})
@@ -216,8 +216,8 @@ func (s *Shape) objectMismatches(sc, props map[string]any, path string, out *[]M
 	}
 }
 
-// schemaTypes returns the types a schema's "type" allows, nil for any.
-func schemaTypes(t any) []string {
+// SchemaTypes returns the types a JSON Schema's "type" allows, nil for any.
+func SchemaTypes(t any) []string {
 	switch t := t.(type) {
 	case string:
 		return []string{t}

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // MaxSize bounds the JSON arguments of one tool call.
@@ -18,15 +17,11 @@ var ErrInvalid = errors.New("invalid arguments")
 
 // Args checks and decodes the arguments of one tool's calls. It is built
 // once per tool, at build time, from the tool's one Schema, and does not
-// change afterwards (the one-pass checker is made on the first call).
+// change afterwards.
 type Args struct {
 	schema *Schema
 	bound  []string // arguments the server sets from the caller; a client cannot pass them
 	fill   []fill   // top-level arguments with a default or of type number
-	// check decodes and checks arguments without the validator, when it
-	// can (check.go, scan.go); made on first use, like the compiled schema.
-	check     *argCheck
-	checkOnce sync.Once
 }
 
 // NewArgs returns the checker of the arguments that s describes; bound
@@ -64,11 +59,10 @@ func fills(s *Schema) []fill {
 }
 
 // Decode parses, validates and completes a call's arguments, going
-// forward through three steps: the one pass that decodes and checks them
-// (quick, scan.go) when it is sure; else the general decoder and the full
-// validator (general, validate.go), which give the error; then the
-// defaults and the number types the handler expects (complete, fill.go).
-// Every error wraps ErrInvalid.
+// forward through two steps: the decoder and the schema's validator
+// (general, validate.go), which say what is wrong; then the defaults and
+// the number types the handler expects (complete, fill.go). Every error
+// wraps ErrInvalid.
 func (a *Args) Decode(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) > MaxSize {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrInvalid, MaxSize)
@@ -76,12 +70,9 @@ func (a *Args) Decode(raw json.RawMessage) (map[string]any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage(`{}`) // no arguments: checked as none
 	}
-	args, ok := a.quick(raw)
-	if !ok {
-		var err error
-		if args, err = a.general(raw); err != nil {
-			return nil, err
-		}
+	args, err := a.general(raw)
+	if err != nil {
+		return nil, err
 	}
 	a.complete(args)
 	return args, nil

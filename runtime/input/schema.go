@@ -6,11 +6,8 @@
 // doc.go, generate.go) and reports what is wrong with it or its defaults
 // (compileerr.go, defaults.go); NewArgs makes a tool's Args from it
 // (args.go). At call time Args.Decode (args.go) takes a call's raw
-// arguments forward: the one pass that decodes and checks them, numbers
-// included (scan.go, reading the checker check.go made on the first
-// call); the general decoder and the full validator when that pass is not
-// sure (validate.go); then the defaults and the number types the handler
-// expects (fill.go).
+// arguments forward: the decoder and the schema's validator (validate.go),
+// then the defaults and the number types the handler expects (fill.go).
 package input
 
 import (

@@ -15,9 +15,9 @@ import (
 	"golang.org/x/text/message"
 )
 
-// The general way of a call's arguments, taken when the one-pass check
-// (scan.go) is not sure: decode with numbers as json.Number, validate
-// against the compiled schema, and say what is wrong.
+// A call's arguments are decoded with numbers as json.Number, validated
+// against the compiled schema, which says what is wrong, and the numbers
+// typed as handlers expect them.
 
 var printer = message.NewPrinter(language.English)
 
@@ -134,7 +134,7 @@ func decodeNumbers(raw []byte) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	if d.More() {
+	if len(bytes.TrimLeft(raw[d.InputOffset():], " \t\r\n")) > 0 {
 		return nil, errors.New("unexpected data after the JSON value")
 	}
 	return v, nil

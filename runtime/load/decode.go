@@ -19,11 +19,13 @@ import (
 // keys, wrong types and missing required fields are diagnostics, and
 // environment references in scalars are expanded first.
 type decoder struct {
-	d       Reporter
-	lookup  LookupEnv
-	skipEnv bool     // leave unset variables alone (validate on CI machines)
-	secrets *Secrets // receives the values taken from the environment
-	raw     bool     // scalars were expanded already: take them as they are
+	d      Reporter
+	lookup LookupEnv
+	// readFile reads the files of ${file:PATH}; nil reads none
+	readFile func(path string) (string, error)
+	skipEnv  bool     // leave unset variables and missing files alone (validate on CI machines)
+	secrets  *Secrets // receives the values taken from the environment
+	raw      bool     // scalars were expanded already: take them as they are
 	// unset holds the scalars that referred to a variable skipped as unset
 	// (SkipEnv): an empty value there is expected, not a mistake.
 	unset map[*yaml.Node]bool

@@ -160,11 +160,14 @@ type Reporter struct {
 	file string
 	list *Diagnostics
 	src  []byte // the file's contents; nil when unknown
+	// origins are the files of nodes read from another file (an
+	// overlay's), where they are reported
+	origins map[*yaml.Node]*origin
 }
 
 // Reporter returns a Reporter that appends diagnostics about f to list.
 func (f *File) Reporter(list *Diagnostics) Reporter {
-	return Reporter{file: f.Path, list: list, src: f.src}
+	return Reporter{file: f.Path, list: list, src: f.src, origins: f.origins}
 }
 
 // At records an error at node n (at line 1 when n is nil); path names the
@@ -178,12 +181,15 @@ func (d Reporter) At(n *yaml.Node, path, msg, hint string) {
 // on the first line of a plain or quoted scalar, and on any line of a
 // literal block scalar (|).
 func (d Reporter) AtOffset(sev Severity, n *yaml.Node, off int, path, msg, hint string) {
+	if o := d.origins[n]; o != nil {
+		d.file, d.src = o.file, o.src
+	}
 	diag := Diagnostic{File: d.file, Path: path, Message: msg, Hint: hint, Severity: sev}
 	if n != nil {
 		diag.Line, diag.Col = n.Line, n.Column
 		if line, col, ok := d.blockPosition(n, off); ok {
 			diag.Line, diag.Col = line, col
-		} else {
+		} else if off >= 0 { // finding the line reads the file up to it
 			diag.Col += scalarOffset(n, off, d.Line(n.Line))
 		}
 	}

@@ -38,6 +38,9 @@ func EnvVars(data []byte) ([]EnvVar, error) {
 		if n.Kind == yaml.ScalarNode {
 			_, refs, _ := expand(n.Value, none, true)
 			for _, r := range refs {
+				if r.file {
+					continue
+				}
 				i, seen := index[r.name]
 				if !seen {
 					i, index[r.name] = len(out), len(out)

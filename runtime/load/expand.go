@@ -1,7 +1,9 @@
 package load
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 )
 
@@ -23,6 +25,18 @@ type envRef struct {
 	hasDef bool
 	// from and to are the bytes of the expanded text the value took
 	from, to int
+	// file is set for ${file:PATH}; name is then "file:PATH"
+	file bool
+}
+
+// expander expands the references of scalars.
+type expander struct {
+	lookup LookupEnv
+	// readFile reads the file of ${file:PATH}; nil reads none, as if
+	// every file were missing
+	readFile func(path string) (string, error)
+	// skip leaves unset variables and missing files unreported
+	skip bool
 }
 
 // expand replaces ${NAME} and ${NAME:-default} in s with values from lookup;
@@ -33,6 +47,13 @@ type envRef struct {
 // alone. It returns the expanded text, every well-formed reference (set or
 // not) and every problem found.
 func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []expandError) {
+	return expander{lookup: lookup, skip: skipMissing}.expand(s)
+}
+
+// expand is expand with x's sources; ${file:PATH} and
+// ${file:PATH:-default} take a file's contents (see readFile).
+func (x expander) expand(s string) (string, []envRef, []expandError) {
+	lookup, skipMissing := x.lookup, x.skip
 	if !strings.Contains(s, "${") {
 		return s, nil, nil
 	}
@@ -78,6 +99,11 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 		}
 		ref := s[j+2 : j+end]
 		i = j + end + 1
+		if path, ok := strings.CutPrefix(ref, "file:"); ok {
+			r, e := x.file(&b, path, j)
+			refs, errs = append(refs, r...), append(errs, e...)
+			continue
+		}
 		name, def, hasDef := strings.Cut(ref, ":-")
 		alt, hasAlt := "", false
 		if !hasDef {
@@ -95,7 +121,7 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 			if v == "" {
 				continue
 			}
-			text, inner, innerErrs := expand(alt, lookup, skipMissing)
+			text, inner, innerErrs := x.expand(alt)
 			out, at := b.Len(), j+2+len(name)+2
 			b.WriteString(text)
 			for _, ir := range inner {
@@ -116,7 +142,7 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 		}
 		refs = append(refs, r)
 		if hasDef { // the default may refer to variables too: ${A:-${B}}
-			text, inner, innerErrs := expand(def, lookup, skipMissing)
+			text, inner, innerErrs := x.expand(def)
 			out := b.Len()
 			b.WriteString(text)
 			at := j + 2 + len(name) + 2
@@ -136,6 +162,46 @@ func expand(s string, lookup LookupEnv, skipMissing bool) (string, []envRef, []e
 		}
 	}
 	return b.String(), refs, errs
+}
+
+// file writes the contents of the file of ${file:PATH[:-default]}, at
+// byte off of the scalar, to b, or its default when the file does not
+// exist; a missing file without a default is an error unless x.skip.
+func (x expander) file(b *strings.Builder, ref string, off int) ([]envRef, []expandError) {
+	path, def, hasDef := strings.Cut(ref, ":-")
+	if path == "" {
+		return nil, []expandError{{off, "${file:} needs a path: ${file:/run/secrets/NAME}"}}
+	}
+	r := envRef{name: "file:" + path, off: off, def: def, hasDef: hasDef, file: true}
+	err := fs.ErrNotExist
+	var v string
+	if x.readFile != nil {
+		v, err = x.readFile(path)
+	}
+	switch {
+	case err == nil:
+		r.value, r.from, r.to = v, b.Len(), b.Len()+len(v)
+		b.WriteString(v)
+		return []envRef{r}, nil
+	case errors.Is(err, fs.ErrNotExist) && hasDef:
+		text, inner, innerErrs := x.expand(def)
+		at, out := off+2+len("file:")+len(path)+2, b.Len()
+		b.WriteString(text)
+		refs := []envRef{r}
+		for _, ir := range inner {
+			ir.off, ir.from, ir.to = ir.off+at, ir.from+out, ir.to+out
+			refs = append(refs, ir)
+		}
+		for k := range innerErrs {
+			innerErrs[k].off += at
+		}
+		return refs, innerErrs
+	case errors.Is(err, fs.ErrNotExist) && x.skip:
+		return []envRef{r}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return []envRef{r}, []expandError{{off, fmt.Sprintf("${file:%s}: the file does not exist and there is no default", path)}}
+	}
+	return []envRef{r}, []expandError{{off, fmt.Sprintf("${file:%s}: %v", path, err)}}
 }
 
 // closingBrace returns the offset of the } that closes the ${ at the start

@@ -17,6 +17,7 @@ import (
 	"regexp"
 
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
+	"github.com/mcpgen/mcpgen/runtime/load/yamlsplit"
 	"github.com/mcpgen/mcpgen/spec"
 	"gopkg.in/yaml.v3"
 )
@@ -36,6 +37,13 @@ type File struct {
 	Dir    string       // directory that relative paths in the file start from
 	Config *spec.Config // decoded contents
 	Root   *yaml.Node   // the document's root mapping, for positions
+	// Overlay is the path of the overlay merged into the file
+	// (spec.Config.Overlays), or "".
+	Overlay string
+	// SecretFiles are the files holding secrets that the file read, or
+	// tried to: its env_file and the files of ${file:PATH}. Reload watches
+	// them; pack never bundles them.
+	SecretFiles []string
 	// Secrets are the values the file took from the environment, and the
 	// policy for them.
 	Secrets Secrets
@@ -44,6 +52,8 @@ type File struct {
 	// skipped (SkipEnv).
 	unset   map[*yaml.Node]bool
 	lookup  LookupEnv // as for ${VAR}, for expressions' env.NAME
+	origins map[*yaml.Node]*origin
+	choice  *choice // of an overlay, for Files to check
 	skipEnv bool
 }
 
@@ -67,26 +77,17 @@ func (f *File) EnvAt(path string) func(name string) (value string, ok bool) {
 	}
 }
 
-// Files reads and decodes the config files at paths. It returns the files
-// that parsed, and every problem found in any of them.
+// Files reads and decodes the config files at paths and the files they
+// include (see spec.Config.Include), each once, every file followed by
+// those it includes. It returns the files that parsed, and every problem
+// found in any of them.
 func Files(paths []string, opts Options) ([]*File, Diagnostics) {
-	var (
-		files []*File
-		ds    Diagnostics
-	)
+	l := &loader{opts: opts, seen: map[string]bool{}}
 	for _, p := range paths {
-		data, err := regfile.Read(p, 0)
-		if err != nil {
-			ds = append(ds, Diagnostic{File: p, Message: ReadError(err), Severity: Error})
-			continue
-		}
-		f, fds := Bytes(p, data, opts)
-		ds = append(ds, fds...)
-		if f != nil {
-			files = append(files, f)
-		}
+		l.load(p, opts.LookupEnv, nil)
 	}
-	return files, ds
+	checkChoices(l.files, &l.ds)
+	return l.files, l.ds
 }
 
 // ReadError words a failure to read a file for a diagnostic: the reason,
@@ -109,12 +110,18 @@ func Bytes(path string, data []byte, opts Options) (*File, Diagnostics) {
 	if lookup == nil {
 		lookup = os.LookupEnv
 	}
-	f := &File{Path: path, Dir: filepath.Dir(path), Config: &spec.Config{}, Root: root, src: data,
-		lookup: lookup, skipEnv: opts.SkipEnv}
+	dir := filepath.Dir(path)
+	d.origins = map[*yaml.Node]*origin{}
+	f := &File{Path: path, Dir: dir, Config: &spec.Config{}, Root: root, src: data,
+		skipEnv: opts.SkipEnv, origins: d.origins}
+	seen := func(p string) { f.SecretFiles = appendNew(f.SecretFiles, p) }
+	lookup = envFile(root, dir, lookup, d, seen)
+	f.lookup = lookup
+	f.Overlay, f.choice = overlay(root, dir, lookup, d, d.origins)
 	f.unset = map[*yaml.Node]bool{}
 	declareSecrets(root, d, &f.Secrets)
 	dc := &decoder{d: d, lookup: lookup, skipEnv: opts.SkipEnv, secrets: &f.Secrets,
-		unset: f.unset}
+		unset: f.unset, readFile: secretFileReader(f.Dir, seen)}
 	dc.decode(root, reflect.ValueOf(f.Config).Elem(), rootPlace(""))
 	// a missing or mistyped version has been reported by the decoder
 	if n := Field(root, "version"); n != nil && f.Config.Version != 1 && !ds.Reported(path, "version") {
@@ -147,20 +154,23 @@ func decodeDoc(dec *yaml.Decoder, doc *yaml.Node, d Reporter, empty string) bool
 
 // parseYAML parses one YAML document, reporting syntax errors with a line.
 func parseYAML(data []byte, d Reporter) (*yaml.Node, bool) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if !decodeDoc(dec, &doc, d, "the file is empty; it needs at least `version: 1`") {
-		return nil, false
+	doc, ok := yamlsplit.Parse(data) // a large file, on several cores
+	if !ok {
+		doc = &yaml.Node{}
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		if !decodeDoc(dec, doc, d, "the file is empty; it needs at least `version: 1`") {
+			return nil, false
+		}
+		var extra yaml.Node
+		if err := dec.Decode(&extra); err == nil {
+			d.At(&extra, "", "a config file holds one YAML document", "split documents into separate files")
+		}
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		d.At(&extra, "", "a config file holds one YAML document", "split documents into separate files")
-	}
-	root := Resolve(&doc)
+	root := Resolve(doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		n := root
 		if n == nil {
-			n = &doc
+			n = doc
 		}
 		d.At(n, "", "a config file is a mapping with at least `version: 1`", "")
 		return nil, false

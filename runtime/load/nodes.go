@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -81,8 +82,7 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			k, _ := json.Marshal(n.Content[i].Value)
-			b.Write(k)
+			writeJSONString(b, n.Content[i].Value)
 			b.WriteByte(':')
 			if err := writeNodeJSON(b, n.Content[i+1]); err != nil {
 				return err
@@ -101,6 +101,10 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 		}
 		b.WriteByte(']')
 	default:
+		if n.Tag == "!!str" {
+			writeJSONString(b, n.Value)
+			return nil
+		}
 		x := scalarAny(n.Tag, n.Value)
 		if f, ok := x.(float64); ok && (math.IsInf(f, 0) || math.IsNaN(f)) {
 			return fmt.Errorf("%s is not a JSON number", n.Value)
@@ -112,6 +116,63 @@ func writeNodeJSON(b *bytes.Buffer, n *yaml.Node) error {
 		b.Write(enc)
 	}
 	return nil
+}
+
+// writeJSONString writes s as json.Marshal does, byte for byte: HTML
+// characters, U+2028 and U+2029 escaped, invalid UTF-8 as U+FFFD. Without
+// its reflection and copies: a thousand imported schemas are hundreds of
+// thousands of strings.
+func writeJSONString(b *bytes.Buffer, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b.WriteString(s[start:i])
+			switch c {
+			case '"', '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case '\b':
+				b.WriteString(`\b`)
+			case '\f':
+				b.WriteString(`\f`)
+			case '\n':
+				b.WriteString(`\n`)
+			case '\r':
+				b.WriteString(`\r`)
+			case '\t':
+				b.WriteString(`\t`)
+			default:
+				b.WriteString(`\u00`)
+				b.WriteByte(hex[c>>4])
+				b.WriteByte(hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			b.WriteString(s[start:i])
+			switch r {
+			case utf8.RuneError:
+				b.WriteString(`\ufffd`)
+			default:
+				b.WriteString(`\u202`)
+				b.WriteByte(hex[r&0xf])
+			}
+			start = i + size
+		}
+		i += size
+	}
+	b.WriteString(s[start:])
+	b.WriteByte('"')
 }
 
 // locate finds the node at a diagnostic path below root, or the deepest

@@ -19,7 +19,7 @@ func (dc *decoder) scalarText(n *yaml.Node, at *place) (string, bool) {
 	if dc.raw {
 		return n.Value, false
 	}
-	s, refs, errs := expand(n.Value, dc.lookup, dc.skipEnv)
+	s, refs, errs := expander{lookup: dc.lookup, readFile: dc.readFile, skip: dc.skipEnv}.expand(n.Value)
 	for _, e := range errs {
 		dc.d.AtOffset(Error, n, e.off, at.String(), e.msg, "")
 	}
@@ -42,7 +42,7 @@ func (dc *decoder) scalarText(n *yaml.Node, at *place) (string, bool) {
 		pwFrom, pwTo = dsnPassword(s)
 	}
 	for _, r := range refs {
-		dc.secrets.add(r.name, r.value, cred || r.from < pwTo && r.to > pwFrom)
+		dc.secrets.add(r.name, r.value, cred || r.file || r.from < pwTo && r.to > pwFrom)
 		if !dc.secrets.secretRef(r) {
 			continue
 		}

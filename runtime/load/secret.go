@@ -199,5 +199,5 @@ func hasCredentials(v string) bool {
 // its name or a declaration, or, when it is set, by a value with
 // credentials in it.
 func (s *Secrets) secretRef(r envRef) bool {
-	return SecretName(r.name) || s.Declared(r.name) || hasCredentials(r.value)
+	return r.file || SecretName(r.name) || s.Declared(r.name) || hasCredentials(r.value)
 }

@@ -14,8 +14,7 @@ import (
 // Sessions holds the levels sessions asked for. Its zero value is ready;
 // its methods are safe for concurrent use.
 type Sessions struct {
-	m   sync.Map // *mcp.ServerSession → mcp.LoggingLevel
-	ids sync.Map // session ID → struct{}, for the sessions in m that have one
+	m sync.Map // *mcp.ServerSession → mcp.LoggingLevel
 	// adopted holds the levels of sessions taken over from another
 	// replica (shared state), by ID, until first asked for here.
 	adopted sync.Map
@@ -57,19 +56,8 @@ func (l *Sessions) level(ss *mcp.ServerSession) mcp.LoggingLevel {
 // set records the level of session ss.
 func (l *Sessions) set(ss *mcp.ServerSession, level mcp.LoggingLevel) {
 	if _, known := l.m.Swap(ss, level); !known {
-		id := ss.ID()
-		if id != "" {
-			l.ids.Store(id, struct{}{})
-		}
-		go func() { ss.Wait(); l.m.Delete(ss); l.ids.Delete(id) }()
+		go func() { ss.Wait(); l.m.Delete(ss) }()
 	}
-}
-
-// SetBySession reports whether the session with this ID asked for logs.
-func (l *Sessions) SetBySession(id string) bool {
-	_, ok := l.ids.Load(id)
-	_, adopted := l.adopted.Load(id)
-	return ok || adopted
 }
 
 var slogLevels = map[mcp.LoggingLevel]slog.Level{

@@ -121,6 +121,16 @@ func (r *Reloader) Reload(ctx context.Context) bool {
 	return true
 }
 
+// ReloadWith changes the build options, for this build and every later
+// one, and builds the config again as Reload does (`mcpgen dev`'s tool
+// search switch). The options stay changed when the config does not build.
+func (r *Reloader) ReloadWith(ctx context.Context, change func(*runtime.BuildOptions)) bool {
+	r.mu.Lock()
+	change(&r.opts.Build)
+	r.mu.Unlock()
+	return r.Reload(ctx)
+}
+
 func (r *Reloader) report(ds load.Diagnostics, ok bool) {
 	if r.opts.OnBuild != nil {
 		r.opts.OnBuild(ds, ok)
@@ -146,6 +156,13 @@ func (r *Reloader) build(prev *runtime.Server) (*runtime.Server, load.Diagnostic
 		}
 		if next != nil {
 			next(p)
+		}
+	}
+	nextSecret := bo.SecretFiles
+	bo.SecretFiles = func(p string) { // a rotated secret reloads too
+		seen[abs(p)] = true
+		if nextSecret != nil {
+			nextSecret(p)
 		}
 	}
 	compile := r.opts.Compile

@@ -164,6 +164,53 @@ func TestReloadTellsClients(t *testing.T) {
 	}
 }
 
+// TestReloadWithToolSearch: the dev page's switch turns tool search on and
+// off for the run, whatever the config says, and clients are told the
+// list changed each time; the options last for later reloads.
+func TestReloadWithToolSearch(t *testing.T) {
+	f := newFixture(t, config("one", "a", "b"))
+	search := []string{"search_tools", "describe_tools", "call_tool"}
+	for _, tt := range []struct {
+		name   string
+		change func(*runtime.BuildOptions)
+		config string
+		want   []string
+	}{
+		{"on", func(bo *runtime.BuildOptions) { bo.ToolSearch, bo.NoToolSearch = true, false }, "", search},
+		{"stays on for a later reload", nil, config("one", "a", "b", "c"), search},
+		{"off", func(bo *runtime.BuildOptions) { bo.ToolSearch, bo.NoToolSearch = false, true }, "", []string{"a", "b", "c"}},
+		{"off even when the config turns it on", nil,
+			strings.Replace(config("one", "a", "b", "c"), "tools:", "server: {tool_search: {enabled: true}}\ntools:", 1), []string{"a", "b", "c"}},
+		{"as the config says", func(bo *runtime.BuildOptions) { bo.ToolSearch, bo.NoToolSearch = false, false }, "", search},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var ok bool
+			if tt.config != "" {
+				write(t, f.path, tt.config)
+			}
+			if tt.change != nil {
+				ok = f.r.ReloadWith(context.Background(), tt.change)
+			} else {
+				ok = f.r.Reload(context.Background())
+			}
+			if !ok {
+				t.Fatal(f.r.Diagnostics())
+			}
+			if got := f.tools(t); !slices.Equal(got, tt.want) {
+				t.Errorf("tools: %v, want %v", got, tt.want)
+			}
+			if tt.name != "off even when the config turns it on" { // the list stays the same there
+				if e := f.next(t); e != "tools" {
+					t.Errorf("told %q, want tools", e)
+				}
+			}
+			for len(f.events) > 0 {
+				<-f.events
+			}
+		})
+	}
+}
+
 // reloads reads mcpgen_reloads_total for outcome.
 func reloads(t *testing.T, m *observe.Metrics, outcome string) float64 {
 	t.Helper()

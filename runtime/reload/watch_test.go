@@ -156,3 +156,32 @@ func TestWatchFollowsSymlinkedConfig(t *testing.T) {
 	write(t, real, config("one", "a", "b"))
 	waitFor(t, func() bool { return slices.Equal(f.toolNames(), []string{"a", "b"}) })
 }
+
+// TestWatchFollowsSecretFiles: a secret read from a file (rotated where
+// Kubernetes mounts it) or an env_file, even one not there yet, reloads
+// the config when it changes.
+func TestWatchFollowsSecretFiles(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcpgen.yaml")
+	token, env := filepath.Join(dir, "token"), filepath.Join(dir, ".env")
+	write(t, token, "tok-one-0123456789\n")
+	write(t, path, "version: 1\nenv_file: .env\nserver:\n  http: {auth: {api_keys: [{name: k, key: \"${file:token}\"}]}}\n"+
+		"tools:\n  - {name: a, description: A., content: [{text: a}]}\n")
+	r, ds := Start(Options{Paths: []string{path}}, false)
+	if r == nil {
+		t.Fatal(ds)
+	}
+	defer r.Close()
+	for _, p := range []string{token, env} {
+		if !slices.Contains(r.Files(), p) {
+			t.Fatalf("files watched: %v, want %s among them", r.Files(), p)
+		}
+	}
+	f := &fixture{r: r, path: path}
+	var builds atomic.Int64
+	f.watching(t, &builds)
+	write(t, token, "tok-two-0123456789\n")
+	waitFor(t, func() bool { return builds.Load() > 0 })
+	write(t, env, "REGION=eu\n")
+	waitFor(t, func() bool { return builds.Load() > 1 })
+}

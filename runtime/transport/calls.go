@@ -52,7 +52,7 @@ func newCallTracker(window time.Duration) *callTracker {
 // middleware registers every request handled by the go-sdk server.
 func (t *callTracker) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if strings.HasPrefix(method, "notifications/") || method == "initialize" || method == "ping" || ctx.Value(trackedKey{}) != nil {
+		if strings.HasPrefix(method, "notifications/") || method == "initialize" || method == "ping" {
 			return next(ctx, method, req)
 		}
 		ctx, cancel := context.WithCancel(ctx)
@@ -68,23 +68,6 @@ func (t *callTracker) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		defer t.leave(id, token)
 		return next(ctx, method, req)
 	}
-}
-
-// trackedKey marks the context of a call that its transport registered
-// with the tracker itself (a direct call, direct.go): the middleware
-// leaves it alone.
-type trackedKey struct{}
-
-// follow registers a call that the transport answers itself, canceled by
-// cancel at the shutdown deadline, and returns its context, marked for the
-// middleware, and the function to call when it ends. It reports false when
-// the server is shutting down.
-func (t *callTracker) follow(ctx context.Context, cancel context.CancelFunc) (context.Context, func(), bool) {
-	id, ok := t.enter(cancel, "")
-	if !ok {
-		return nil, nil, false
-	}
-	return context.WithValue(ctx, trackedKey{}, true), func() { t.leave(id, "") }, true
 }
 
 func (t *callTracker) enter(cancel context.CancelFunc, token string) (uint64, bool) {
@@ -139,12 +122,19 @@ func (t *callTracker) track(next http.Handler) http.Handler {
 		case r.Method == http.MethodPost:
 			c := t.open()
 			r.Header.Set(callHeader, c.token)
-			if t.stateless || modern(r) { // the go-sdk may not return when the client leaves
-				stop := context.AfterFunc(r.Context(), func() { t.abandon(c) })
-				defer stop()
+			// The go-sdk runs the POST's calls on its goroutine, so
+			// ServeHTTP returns when they end, not when the client leaves:
+			// that is when the POST stops carrying its stream.
+			var once sync.Once
+			end := func() { once.Do(func() { t.release(c, r.Context().Err() != nil) }) }
+			leave := func() { end() }
+			if t.stateless || modern(r) { // no stream to resume: the calls end with the request
+				leave = func() { t.abandon(c); end() }
 			}
+			stop := context.AfterFunc(r.Context(), leave)
 			next.ServeHTTP(&streamSniffer{ResponseWriter: w, t: t, c: c}, r)
-			t.release(c, r.Context().Err() != nil)
+			stop()
+			end()
 		case r.Method == http.MethodGet && header(r.Header, lastEventIDHeader) != "":
 			c := t.resume(header(r.Header, lastEventIDHeader))
 			next.ServeHTTP(w, r)

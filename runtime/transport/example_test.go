@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/handlers/builtin"
@@ -127,5 +130,44 @@ func TestTeamExample(t *testing.T) {
 	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "team://minutes/standup"})
 	if err != nil || res.Contents[0].Text != "# standup\n\nEveryone spoke; nothing was decided." {
 		t.Errorf("minutes: %v %v", res, err)
+	}
+}
+
+// TestServeStdioStopsWhileInputWaits: canceling the context ends serving
+// at once while the input is open and silent, whether it is a pipe (read
+// in the go-sdk's reader, made non-blocking) or another reader (copied).
+func TestServeStdioStopsWhileInputWaits(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"pipe", "reader"} {
+		t.Run(kind, func(t *testing.T) {
+			srv, _ := build(t, nil, stepsConfig, nil)
+			var in io.Reader
+			if kind == "pipe" {
+				r, w, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Close()
+				defer r.Close()
+				in = r
+			} else {
+				r, w := io.Pipe()
+				defer w.Close()
+				in = r
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- transport.ServeStdio(ctx, srv, in, io.Discard, transport.StdioOptions{}) }()
+			time.Sleep(50 * time.Millisecond) // reading, input silent
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("ServeStdio: %v", err)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("ServeStdio did not end while its input waited")
+			}
+		})
 	}
 }

@@ -212,10 +212,14 @@ type HTTPHandler struct {
 	// statefulSDK serves the sessions of clients up to 2025-11-25; nil in
 	// stateless mode
 	statefulSDK *mcp.StreamableHTTPHandler
-	// directs holds what the calls answered without the go-sdk's
-	// transport need (direct.go)
-	directs *directCalls
 }
+
+// jsonReplyWait is how long a call may run, sending nothing, before its
+// response becomes an event stream: a call answered sooner gets its
+// response as one JSON object (no event framing, one write), and a longer
+// one its priming event, from which a client whose connection drops can
+// resume it.
+const jsonReplyWait = 100 * time.Millisecond
 
 // NewHTTPHandler returns an http.Handler serving s. Every session shares
 // one go-sdk server. Call Shutdown to stop it.
@@ -224,7 +228,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{opts: opts, srv: s, guard: newOriginGuard(opts.AllowedHosts, opts.AllowedOrigins),
 		calls: newCallTracker(opts.ResumeWindow), perClient: newClientSessions(opts.MaxSessionsPerClient),
 		unconfirmed: newUnconfirmed(),
-		limits:      newCallLimits(s, opts), directs: newDirectCalls()}
+		limits:      newCallLimits(s, opts)}
 	h.calls.stateless = opts.Stateless
 	h.extraMethods = s.ExtraMethods()
 	h.mcp = s.MCP()
@@ -235,11 +239,11 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	// client goes away.
 	var streamable http.Handler = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{Stateless: true,
 		MaxRequestBodyBytes: opts.MaxBody, Logger: s.Logger(), DisableLocalhostProtection: true,
-		PropagateRequestCancellation: true})
+		PropagateRequestCancellation: true, JSONReplyWait: jsonReplyWait})
 	if !opts.Stateless {
 		// Sessions for clients up to 2025-11-25, beside it (era.go).
 		stateful := &mcp.StreamableHTTPOptions{MaxRequestBodyBytes: opts.MaxBody, Logger: s.Logger(),
-			DisableLocalhostProtection: true, EventStore: mcp.NewMemoryEventStore(nil)}
+			DisableLocalhostProtection: true, EventStore: mcp.NewMemoryEventStore(nil), JSONReplyWait: jsonReplyWait}
 		if st := s.SharedState(); st != nil {
 			// Any replica replays a stream's events and takes a session
 			// over when the replica that served it is gone.
@@ -255,7 +259,7 @@ func NewHTTPHandler(s *runtime.Server, opts HTTPOptions) *HTTPHandler {
 	}
 	sse := mcp.NewSSEHandler(getServer, &mcp.SSEOptions{DisableLocalhostProtection: true})
 	h.mux = http.NewServeMux()
-	var endpoint http.Handler = h.quick(h.calls.track(h.plainReplies(streamable)))
+	var endpoint http.Handler = h.calls.track(streamable)
 	if g := s.Auth(); g != nil {
 		// ServeHTTP admits the request; the endpoint checks the scopes
 		// of the items its body names, once the body is read.
@@ -352,7 +356,6 @@ func (h *HTTPHandler) Shutdown(ctx context.Context) error {
 // Close closes every session at once and stops watching resources.
 func (h *HTTPHandler) Close() {
 	h.stopWait()
-	h.directs.close()
 	h.calls.cancelAll()
 	for ss := range h.mcp.Sessions() {
 		_ = ss.Close()

@@ -32,10 +32,9 @@ var serverMethods = map[string]bool{
 // costs no allocation. The auth guard takes the body and the scan from it
 // (auth.ScannedBody) rather than reading it again.
 type postBody struct {
-	buf   bytes.Buffer
-	r     bytes.Reader
-	fi    frameInfo
-	quiet bool // a tools/call that sends nothing while it runs (silentCall)
+	buf bytes.Buffer
+	r   bytes.Reader
+	fi  frameInfo
 }
 
 func (b *postBody) Read(p []byte) (int, error) { return b.r.Read(p) }
@@ -101,7 +100,7 @@ func (b *postBody) free() {
 	if b.buf.Cap() <= maxPooledBody {
 		b.buf.Reset()
 		b.r.Reset(nil)
-		b.fi, b.quiet = frameInfo{}, false
+		b.fi = frameInfo{}
 		postBodies.Put(b)
 	}
 }

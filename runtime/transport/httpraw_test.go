@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -150,11 +151,23 @@ func TestHTTPRawDeleteSession(t *testing.T) {
 	}
 }
 
-// sseMessages reads the JSON-RPC messages of an SSE body.
+// sseMessages reads the JSON-RPC messages of an SSE body, or the one
+// message of a plain JSON reply (a call that sent nothing else).
 func sseMessages(t testing.TB, body io.Reader) []map[string]any {
 	t.Helper()
+	all, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trimmed := bytes.TrimSpace(all); len(trimmed) > 0 && trimmed[0] == '{' {
+		var m map[string]any
+		if err := json.Unmarshal(trimmed, &m); err != nil {
+			t.Fatalf("reply %q: %v", trimmed, err)
+		}
+		return []map[string]any{m}
+	}
 	var out []map[string]any
-	sc := bufio.NewScanner(body)
+	sc := bufio.NewScanner(bytes.NewReader(all))
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
 		if !ok || strings.TrimSpace(data) == "" {

@@ -64,15 +64,16 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 	p := &pending{cond: sync.NewCond(new(sync.Mutex))}
 	calls := newCallTracker(-1)
 	srv := s.MCP()
-	srv.AddReceivingMiddleware(presized, safeErrors, calls.middleware)
+	srv.AddReceivingMiddleware(safeErrors, calls.middleware)
 	srv.AddReceivingMiddleware(recovering(s.Logger(), s.Observer().Metrics)) // outermost
-	conn := newStdioConn(in, out, opts.MaxMessage, s.Logger(), p)
+	input, release := stdioInput(in)
+	defer release()
+	conn := newStdioConn(input, out, opts.MaxMessage, s.Logger(), p)
 	ended := make(chan struct{})
 	conn.onEOF = func() {
 		close(ended)
 		stopCalls(p, calls, opts.ShutdownTimeout)
 	}
-	conn.start()
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
 	go s.WatchResources(runCtx, srv)
@@ -92,14 +93,12 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 }
 
 // runStdio serves srv on conn until the session ends or ctx is done, as
-// mcp.Server.Run does; once the session is connected, conn answers
-// tools/call requests itself (stdiodirect.go).
+// mcp.Server.Run does.
 func runStdio(ctx context.Context, srv *mcp.Server, conn *stdioConn) error {
 	ss, err := srv.Connect(ctx, &stdioTransport{conn: conn}, nil)
 	if err != nil {
 		return err
 	}
-	conn.serveDirect(ctx, ss)
 	ended := make(chan error, 1)
 	go func() { ended <- ss.Wait() }()
 	select {

@@ -121,8 +121,8 @@ func (h *HTTPHandler) liveSessions() map[string]bool {
 	return ids
 }
 
-// SessionCount returns the number of sessions open now. The sessions that
-// stand for stateless clients (direct.go) have no ID and are not counted.
+// SessionCount returns the number of sessions open now. The sessions of
+// stateless requests have no ID and are not counted.
 func (h *HTTPHandler) SessionCount() int {
 	n := 0
 	for ss := range h.mcp.Sessions() {
@@ -177,13 +177,14 @@ func (h *HTTPHandler) alignVersion(r *http.Request, id string) {
 	if v == "" || v >= latestStreamVersion || !slices.Contains(mcp.SupportedProtocolVersions(), v) {
 		return // unsupported versions are the go-sdk's to refuse
 	}
-	ss, done, ok := h.statefulSDK.LookupSession(r)
-	if !ok {
+	for ss := range h.mcp.Sessions() {
+		if ss.ID() != id {
+			continue
+		}
+		if p := ss.InitializeParams(); p != nil && p.ProtocolVersion > v && p.ProtocolVersion < statelessOnlyVersion {
+			r.Header.Set(protocolVersionHeader, p.ProtocolVersion)
+		}
 		return
-	}
-	done()
-	if p := ss.InitializeParams(); p != nil && p.ProtocolVersion > v && p.ProtocolVersion < statelessOnlyVersion {
-		r.Header.Set(protocolVersionHeader, p.ProtocolVersion)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -23,20 +24,23 @@ type stdioTransport struct {
 func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) { return t.conn, nil }
 
 // stdioConn reads one JSON-RPC message per line and writes one per line.
+// It reads in the goroutine that calls Read, the go-sdk's reader, which
+// then handles a request it read at once: nothing stands between the
+// input and the handler. The input is pollable (pollableInput), so that
+// Close and the end of Read's context interrupt a read that waits.
 type stdioConn struct {
 	frames *frameReader
+	in     deadlineReader
 	out    io.Writer
 	logger *slog.Logger
 	p      *pending
 	onEOF  func() // runs when input ends, before Read reports it
 
-	incoming  chan readResult
+	readMu    sync.Mutex // one Read at a time
+	readErr   error      // the error that ended input, reported by every Read after
+	watchOnce sync.Once
 	done      chan struct{}
 	closeOnce sync.Once
-
-	// direct answers tools/call requests without the go-sdk's connection
-	// (stdiodirect.go), once the session is known
-	direct stdioDirect
 
 	wmu         sync.Mutex // serializes writes to out
 	initMu      sync.Mutex
@@ -44,52 +48,41 @@ type stdioConn struct {
 	initialized bool       // initialize was answered with success
 }
 
-type readResult struct {
-	msg jsonrpc.Message
-	err error
+// newStdioConn reads from in (see stdioInput).
+func newStdioConn(in deadlineReader, out io.Writer, maxFrame int, logger *slog.Logger, p *pending) *stdioConn {
+	return &stdioConn{frames: newFrameReader(in, maxFrame), in: in, out: out, logger: logger, p: p,
+		done: make(chan struct{})}
 }
 
-func newStdioConn(in io.Reader, out io.Writer, maxFrame int, logger *slog.Logger, p *pending) *stdioConn {
-	return &stdioConn{frames: newFrameReader(in, maxFrame), out: out, logger: logger, p: p,
-		incoming: make(chan readResult), done: make(chan struct{})}
-}
-
-// start begins reading input. It is separate from construction so that
-// onEOF can be set first.
-func (c *stdioConn) start() { go c.readLoop() }
-
-// Read returns the next well-formed message.
+// Read returns the next well-formed message. A malformed one is answered
+// (or dropped and logged) and reading goes on.
 func (c *stdioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case r := <-c.incoming:
-		return r.msg, r.err
-	case <-c.done:
-		return nil, io.EOF
-	}
-}
-
-func (c *stdioConn) readLoop() {
-	// Each call is answered on the goroutine that read it, and a new one
-	// reads on if the call runs long (below): grown now, while its stack
-	// holds one frame, a reader decodes its messages and answers its
-	// calls without growing again, where it would copy the frames of the
-	// JSON decoder, then those of the call (presized).
-	growStack()
-	for {
+	c.watchOnce.Do(func() { context.AfterFunc(ctx, c.interrupt) }) // the go-sdk reads with one context
+	c.readMu.Lock()
+	defer c.readMu.Unlock()
+	for c.readErr == nil {
+		select {
+		case <-c.done:
+			return nil, io.EOF
+		default:
+		}
 		line, err := c.frames.next()
 		var big *tooLargeError
 		switch {
 		case errors.As(err, &big):
 			c.refuse(big.reply(), nil)
 			continue
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, io.EOF // closed
 		case err != nil:
 			if errors.Is(err, io.EOF) && c.onEOF != nil {
 				c.onEOF()
 			}
-			c.deliver(readResult{err: err})
-			return
+			c.readErr = err
+			continue
 		}
 		msg, ferr := decodeFrame(line)
 		if ferr != nil {
@@ -100,41 +93,13 @@ func (c *stdioConn) readLoop() {
 			continue
 		}
 		c.track(msg)
-		if answer := c.answerDirect(msg); answer != nil {
-			// The call is answered here, on the thread that is awake
-			// and holds what it read: handing it to a new goroutine
-			// would add a thread's wake-up to every answer. Once it is
-			// answered this goroutine reads on, unless the call lasted
-			// longer than readOnAfter: a new reader has then started,
-			// so that a long call holds up neither the calls nor the
-			// cancellations behind it. Starting that reader at once
-			// would also wake a thread per call, on the way to its
-			// answer.
-			reader := time.AfterFunc(readOnAfter, c.readLoop)
-			answer()
-			if !reader.Stop() {
-				return // the new reader reads on
-			}
-			continue
-		}
-		if !c.deliver(readResult{msg: msg}) {
-			return
-		}
+		return msg, nil
 	}
+	return nil, c.readErr
 }
 
-// readOnAfter is how long a call answered by a reader may run before
-// another reader starts.
-const readOnAfter = time.Millisecond
-
-func (c *stdioConn) deliver(r readResult) bool {
-	select {
-	case c.incoming <- r:
-		return true
-	case <-c.done:
-		return false
-	}
-}
+// interrupt ends a read that waits for input.
+func (c *stdioConn) interrupt() { _ = c.in.SetReadDeadline(time.Now()) }
 
 // track counts requests for draining and notes the initialize request.
 func (c *stdioConn) track(msg jsonrpc.Message) {
@@ -182,25 +147,24 @@ func (c *stdioConn) refuse(ferr *frameError, line []byte) {
 
 // Write writes one message. A response that cannot be encoded (it holds
 // invalid JSON) is replaced by an internal error, so that no output line is
-// ever invalid JSON and the session survives. (A result comes checked from
-// the go-sdk, which encoded it; see encodeLine.)
+// ever invalid JSON and the session survives.
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp {
 		resp = c.fixResponse(resp)
 		msg = resp
 	}
-	line, err := encodeLine(msg)
+	line, err := jsonrpc.EncodeMessage(msg)
 	if err != nil && isResp {
 		c.logger.Error("a response could not be encoded; sent an internal error instead", "err", err)
-		line, err = encodeLine(&jsonrpc.Response{ID: resp.ID,
+		line, err = jsonrpc.EncodeMessage(&jsonrpc.Response{ID: resp.ID,
 			Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the response could not be encoded"}})
 	}
 	if err != nil {
 		c.logger.Error("dropped a message that could not be encoded", "err", err)
 		return nil
 	}
-	err = c.write(line)
+	err = c.write(append(line, '\n'))
 	if isResp {
 		c.p.add(0, 1)
 	}
@@ -239,10 +203,12 @@ func (c *stdioConn) write(line []byte) error {
 	return err
 }
 
-// Close stops delivering input. The reading goroutine ends with the input
-// or at its next frame.
+// Close stops delivering input: a Read that waits returns io.EOF.
 func (c *stdioConn) Close() error {
-	c.closeOnce.Do(func() { close(c.done) })
+	c.closeOnce.Do(func() {
+		close(c.done)
+		c.interrupt()
+	})
 	return nil
 }
 

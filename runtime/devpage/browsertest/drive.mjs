@@ -1,9 +1,10 @@
 // Drives the page of `mcpgen dev` in chromium, as a person would: load it,
 // fill a tool's form, call, see the result; break the YAML, see the error;
-// fix it, see the tool list change. Run by runtime/devpage's TestBrowser
-// with DEV_URL, DEV_CONFIG (the config file to edit), CHROMIUM, and
-// optionally SHOTS (a directory for screenshots). Prints "ok" at the end;
-// any failure throws, with the step it was at.
+// fix it, see the tool list change; switch tool search on, search, and
+// off. Run by runtime/devpage's TestBrowser with DEV_URL, DEV_CONFIG (the
+// config file to edit), CHROMIUM, and optionally SHOTS (a directory for
+// screenshots). Prints "ok" at the end; any failure throws, with the step
+// it was at.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -90,6 +91,24 @@ try {
   step = 'see a skill and its SKILL.md';
   await page.click('#skills button[data-name="skill://trip-planning/SKILL.md"]');
   await page.locator('#detail pre', { hasText: 'Ask forecast for the city' }).waitFor({ timeout: T });
+
+  step = 'switch tool search on, see the search tools, call one';
+  await page.locator('#tool-search:not([disabled])').waitFor({ timeout: T });
+  if (await page.isChecked('#tool-search')) throw new Error('tool search is on before it was switched on');
+  await page.check('#tool-search');
+  await page.locator('#tools button[data-name="search_tools"]').waitFor({ timeout: T });
+  await page.locator('#tools button[data-name="greet"]').waitFor({ state: 'detached', timeout: T });
+  await page.click('#tools button[data-name="search_tools"]');
+  await page.fill('input[name="query"]', 'weather forecast for a city');
+  await page.click('#call');
+  await page.locator('#result pre.text', { hasText: 'forecast: The forecast for a city.' }).waitFor({ timeout: T });
+  await shot('dev-tool-search.png');
+
+  step = 'switch tool search off, see every tool again';
+  await page.uncheck('#tool-search');
+  await page.locator('#tools button[data-name="greet"]').waitFor({ timeout: T });
+  await page.locator('#tools button[data-name="search_tools"]').waitFor({ state: 'detached', timeout: T });
+  if (await page.isChecked('#tool-search')) throw new Error('tool search still shown on');
 
   if (external.length) throw new Error('requests to other origins: ' + external.join(', '));
   console.log('ok');

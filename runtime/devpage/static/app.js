@@ -192,9 +192,30 @@ async function refreshStatus() {
     ul.replaceChildren(...st.problems.map((p) => el('li', { class: p.severity, text: p.text })));
     $('#problems').hidden = st.ok && errors.length === 0;
     state.costs = st.costs || null;
+    const ts = $('#tool-search');
+    ts.checked = !!st.tool_search;
+    ts.disabled = false;
     setConn((st.ok ? 'config ok' : `${errors.length} error${errors.length === 1 ? '' : 's'}`) + listCost(), st.ok ? 'ok' : 'bad');
   } catch (e) {
     setConn('status: ' + e.message, 'bad');
+  }
+}
+
+// setToolSearch turns tool search on or off for the run: the server builds
+// the config again and tells the page what it now serves.
+async function setToolSearch(on) {
+  const ts = $('#tool-search');
+  ts.disabled = true;
+  try {
+    const resp = await fetch(new URL('tool-search', location.href).pathname, { method: 'POST',
+      headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ on }) });
+    if (!resp.ok) throw new Error(`HTTP ${resp.status}: ${(await resp.text()).trim()}`);
+    ts.checked = (await resp.json()).tool_search;
+    await Promise.all([refreshLists(), refreshStatus()]);
+  } catch (e) {
+    setConn('tool search: ' + e.message, 'bad');
+  } finally {
+    ts.disabled = false;
   }
 }
 
@@ -495,4 +516,5 @@ function showSkill(d, k) {
   read(k.uri);
 }
 
+$('#tool-search').addEventListener('change', (e) => setToolSearch(e.target.checked));
 connect();

@@ -9,10 +9,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
-// The patch's third part runs a request on the goroutine of the handler
-// queue that it reached, instead of starting one more for it: a request
-// released by Async hands the queue to another goroutine only when more
-// requests wait. Calls still run concurrently.
+// The patch's third part runs a request on the goroutine that read it
+// when the handler queue is empty, instead of starting one more for it; a
+// request released by Async hands the queue to another goroutine only when
+// more requests wait, and a handler that runs long has another goroutine
+// read on. Calls still run concurrently.
 
 type echoArgs struct {
 	Wait bool `json:"wait"`
@@ -51,9 +52,9 @@ func goroutinesCreated() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// TestOneGoroutinePerRequest: a call, one at a time, costs the server one
-// goroutine (upstream starts two: the queue's and the request's).
-func TestOneGoroutinePerRequest(t *testing.T) {
+// TestNoGoroutinePerRequest: a quick call, one at a time, costs the server
+// no goroutine (upstream starts two: the queue's and the request's).
+func TestNoGoroutinePerRequest(t *testing.T) {
 	cs := connect(t, nil)
 	const calls = 100
 	before := goroutinesCreated()
@@ -62,8 +63,8 @@ func TestOneGoroutinePerRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if per := float64(goroutinesCreated()-before) / calls; per > 1.5 {
-		t.Errorf("%.2f goroutines created per call; want 1: is the handler queue part of gosdk.patch applied?", per)
+	if per := float64(goroutinesCreated()-before) / calls; per > 0.5 {
+		t.Errorf("%.2f goroutines created per call; want none but for slow calls: is the handler queue part of gosdk.patch applied?", per)
 	}
 }
 

@@ -16,13 +16,22 @@ func readAll(f *os.File, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var body []byte
-	buf := make([]byte, 32<<10)
+	// room for what Stat reported and for the read that finds the end:
+	// a file of megabytes is read without growing and copying the buffer
+	size := int64(32 << 10)
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		size = min(st.Size(), limit) + 1
+	}
+	body := make([]byte, 0, size)
 	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)]
+		}
+		free := body[len(body):min(int64(cap(body)), limit+1)] // never far past limit
 		var n int
 		var rerr error
 		err := raw.Read(func(fd uintptr) bool {
-			n, rerr = syscall.Read(int(fd), buf)
+			n, rerr = syscall.Read(int(fd), free)
 			return true // never wait for readiness
 		})
 		if err == nil {
@@ -38,7 +47,7 @@ func readAll(f *os.File, limit int64) ([]byte, error) {
 		case n == 0:
 			return body, nil
 		}
-		body = append(body, buf[:n]...)
+		body = body[:len(body)+n]
 		if int64(len(body)) > limit {
 			return nil, tooLarge(limit)
 		}

@@ -401,6 +401,9 @@ func (r *CallToolResult) hasContent() bool {
 func (r *CallToolResult) NeedsInput() bool { return r.resultType == resultTypeInputRequired }
 
 func (x *CallToolResult) MarshalJSON() ([]byte, error) {
+	if data, ok := x.marshalText(); ok { // text content: one pass, not a marshal per content
+		return data, nil
+	}
 	type res CallToolResult // avoid recursion
 	type wire struct {
 		res
@@ -416,6 +419,62 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 		w.InputRequests = ir
 	}
 	return json.Marshal(w)
+}
+
+// marshalText encodes the common result, text content and perhaps
+// structured content, to the bytes of the general way in one pass: that
+// way marshals each content on its own, and encoding/json checks and
+// compacts each piece again at every level above it. It reports false for
+// anything else.
+func (x *CallToolResult) marshalText() ([]byte, bool) {
+	if len(x.Meta) > 0 || x.InputRequests != nil || x.RequestState != "" {
+		return nil, false
+	}
+	b := make([]byte, 0, 128)
+	b = append(b, `{"content":`...)
+	if x.Content == nil {
+		b = append(b, "null"...)
+	}
+	for i, c := range x.Content {
+		t, ok := c.(*TextContent)
+		if !ok || t == nil || len(t.Meta) > 0 || t.Annotations != nil {
+			return nil, false
+		}
+		text, err := json.Marshal(t.Text)
+		if err != nil {
+			return nil, false
+		}
+		if i == 0 {
+			b = append(b, '[')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, `{"type":"text","text":`...)
+		b = append(append(b, text...), '}')
+	}
+	if len(x.Content) > 0 {
+		b = append(b, ']')
+	} else if x.Content != nil {
+		b = append(b, "[]"...)
+	}
+	if x.StructuredContent != nil {
+		sc, err := json.Marshal(x.StructuredContent)
+		if err != nil {
+			return nil, false
+		}
+		b = append(append(b, `,"structuredContent":`...), sc...)
+	}
+	if x.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	if x.resultType != "" {
+		rt, err := json.Marshal(x.resultType)
+		if err != nil {
+			return nil, false
+		}
+		b = append(append(b, `,"resultType":`...), rt...)
+	}
+	return append(b, '}'), true
 }
 
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {

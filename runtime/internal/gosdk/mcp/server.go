@@ -2341,24 +2341,3 @@ func AddReceivingCustomMethod[P paramsPtr[T], R Result, T any](
 	s.receiveMethods[method] = newServerMethodInfo(typed, missingParamsOK)
 	return nil
 }
-
-// Answer handles the client request req on ss in the caller's goroutine and
-// returns its response: the same checks, receiving middleware and error
-// codes as a request read from the session's connection, without the
-// hand-offs between the connection's goroutines. It serves a transport that
-// owns the wire for a request, such as an HTTP handler answering a call with
-// one JSON object.
-//
-// encode, if not nil, encodes a tool result in place of encoding/json, for
-// a transport that has a faster way to the same bytes; it reports false to
-// leave a result to encoding/json. It is given only a *CallToolResult to
-// which the go-sdk added no result type.
-func (ss *ServerSession) Answer(ctx context.Context, req *jsonrpc.Request, encode func(Result) ([]byte, bool)) *jsonrpc.Response {
-	res, err := ss.handle(ctx, req)
-	if r, ok := res.(*CallToolResult); ok && err == nil && encode != nil && r != nil && r.resultType == "" {
-		if data, ok := encode(r); ok {
-			return &jsonrpc.Response{ID: req.ID, Result: data}
-		}
-	}
-	return jsonrpc2.ResponseTo(req, res, err)
-}

@@ -153,6 +153,14 @@ type StreamableHTTPOptions struct {
 	// [§2.1.5]: https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#sending-messages-to-the-server
 	JSONResponse bool
 
+	// JSONReplyWait, if positive, answers a call with application/json,
+	// as JSONResponse does, when its handler sends nothing before its
+	// response: the event stream of the response is begun only when the
+	// handler sends something else, or once it has run JSONReplyWait
+	// without an answer, so that a long call can still be resumed from the
+	// stream's priming event. The client must accept both content types.
+	JSONReplyWait time.Duration
+
 	// Logger specifies the logger to use.
 	// If nil, do not log.
 	Logger *slog.Logger
@@ -433,6 +441,7 @@ func (h *StreamableHTTPHandler) serveStateless(w http.ResponseWriter, req *http.
 		Stateless:                   true,
 		EventStore:                  h.opts.EventStore,
 		jsonResponse:                h.opts.JSONResponse,
+		jsonReplyWait:               h.opts.JSONReplyWait, // a plain reply when nothing else is sent
 		logger:                      h.opts.Logger,
 		shouldPropagateCancellation: info.usesNewProtocol && (info.isSubscriptionsListen || h.opts.PropagateRequestCancellation),
 	}
@@ -445,6 +454,7 @@ func (h *StreamableHTTPHandler) serveStateless(w http.ResponseWriter, req *http.
 	}
 	defer session.Close()
 
+	transport.connection.read = info.read // decoded already
 	transport.ServeHTTP(w, req)
 }
 
@@ -465,6 +475,15 @@ type ephemeralConnectInfo struct {
 	opts                  *ServerSessionOptions
 	usesNewProtocol       bool
 	isSubscriptionsListen bool
+	read                  *readPOST // the body, read and decoded once for servePOST
+}
+
+// readPOST is the body of a POST and what decoding it gave.
+type readPOST struct {
+	body    []byte
+	msgs    []jsonrpc.Message
+	isBatch bool
+	err     error
 }
 
 // ephemeralConnectOpts peeks at the request body to determine connection
@@ -481,14 +500,15 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 	}
 
 	var hasInitialize, hasInitialized, usesNewProtocol, isSubscriptionsListen bool
-	body, err := io.ReadAll(req.Body)
+	body, err := readBody(req)
 	if err != nil {
 		// Preserve *http.MaxBytesError so serveStateless can respond with 413.
 		return nil, fmt.Errorf("failed to read body: %w", err)
 	}
 	req.Body.Close()
 	req.Body = io.NopCloser(bytes.NewBuffer(body))
-	msgs, _, err := readBatch(body)
+	msgs, isBatch, err := readBatch(body)
+	read := &readPOST{body: body, msgs: msgs, isBatch: isBatch, err: err} // servePOST decodes it no more
 	if err == nil {
 		for _, msg := range msgs {
 			if r, ok := msg.(*jsonrpc.Request); ok {
@@ -527,7 +547,31 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 		},
 		usesNewProtocol:       usesNewProtocol,
 		isSubscriptionsListen: isSubscriptionsListen,
+		read:                  read,
 	}, nil
+}
+
+// readBody reads the body of req, into a buffer of its Content-Length
+// when it has one, rather than growing one from 512 bytes.
+func readBody(req *http.Request) ([]byte, error) {
+	n := req.ContentLength
+	if n <= 0 || n >= 1<<20 {
+		return io.ReadAll(req.Body)
+	}
+	b := make([]byte, 0, n+1) // one more: EOF is seen without growing
+	for {
+		m, err := req.Body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+m]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+	}
 }
 
 func connectStreamable(ctx context.Context, server *Server, transport *StreamableServerTransport, opts *ServerSessionOptions) (*ServerSession, error) {
@@ -665,12 +709,13 @@ func (h *StreamableHTTPHandler) serveStatefulPOST(w http.ResponseWriter, req *ht
 	sessionID = server.opts.GetSessionID()
 
 	transport := &StreamableServerTransport{
-		SessionID:    sessionID,
-		Stateless:    false,
-		EventStore:   h.opts.EventStore,
-		jsonResponse: h.opts.JSONResponse,
-		logger:       h.opts.Logger,
-		sessionStore: h.opts.SessionStore, // hears the session state change
+		SessionID:     sessionID,
+		Stateless:     false,
+		EventStore:    h.opts.EventStore,
+		jsonResponse:  h.opts.JSONResponse,
+		logger:        h.opts.Logger,
+		sessionStore:  h.opts.SessionStore,  // hears the session state change
+		jsonReplyWait: h.opts.JSONReplyWait, // a plain reply when nothing else is sent
 	}
 
 	// Sessions without a session ID (GetSessionID returned "") are ephemeral:
@@ -736,7 +781,8 @@ func (h *StreamableHTTPHandler) adoptSession(req *http.Request, sessionID string
 		return nil
 	}
 	transport := &StreamableServerTransport{SessionID: sessionID, EventStore: h.opts.EventStore,
-		jsonResponse: h.opts.JSONResponse, logger: h.opts.Logger, sessionStore: h.opts.SessionStore}
+		jsonResponse: h.opts.JSONResponse, logger: h.opts.Logger, sessionStore: h.opts.SessionStore,
+		jsonReplyWait: h.opts.JSONReplyWait}
 	h.mu.Lock()
 	info := h.sessions[sessionID]
 	h.mu.Unlock()
@@ -893,6 +939,9 @@ type StreamableServerTransport struct {
 
 	// sessionStore hears the session's state whenever it changes.
 	sessionStore SessionStore
+
+	// jsonReplyWait is [StreamableHTTPOptions.JSONReplyWait].
+	jsonReplyWait time.Duration
 }
 
 // Connect implements the [Transport] interface.
@@ -911,14 +960,15 @@ func (t *StreamableServerTransport) Connect(ctx context.Context) (Connection, er
 		done:                        make(chan struct{}),
 		streams:                     make(map[string]*stream),
 		requestStreams:              make(map[jsonrpc.ID]string),
-		sessionStore:                t.sessionStore, // hears the session state change
+		sessionStore:                t.sessionStore,  // hears the session state change
+		jsonReplyWait:               t.jsonReplyWait, // a plain reply when nothing else is sent
 	}
 	// Stream 0 corresponds to the standalone SSE stream.
 	//
 	// It is always text/event-stream, since it must carry arbitrarily many
 	// messages.
 	var err error
-	t.connection.streams[""], err = t.connection.newStream(ctx, nil, "")
+	t.connection.streams[""], err = t.connection.newStream(ctx, nil, "", false)
 	if err != nil {
 		return nil, err
 	}
@@ -942,6 +992,15 @@ type streamableServerConn struct {
 	eventStore   EventStore
 	sessionStore SessionStore
 	userID       string // whose session it is, for sessionStore
+	// jsonReplyWait is [StreamableHTTPOptions.JSONReplyWait].
+	jsonReplyWait time.Duration
+	// read, if set, is the body of the one POST of an ephemeral session,
+	// read and decoded by ephemeralConnectOpts.
+	read *readPOST
+	// deliver handles a message from the client on the goroutine of the
+	// request that carried it (jsonrpc2.Connection.Deliver); set once
+	// connected.
+	deliver func(jsonrpc.Message)
 
 	// shouldPropagateCancellation is true when the underlying HTTP request's
 	// lifetime IS the connection's cancellation signal (e.g., a stateless
@@ -1008,6 +1067,34 @@ type SessionStore interface {
 	Store(ctx context.Context, sessionID, userID string, state *ServerSessionState) error
 	// Delete forgets the session: the client ended it.
 	Delete(ctx context.Context, sessionID string) error
+}
+
+// setDeliver implements deliverer: each POST's messages are handled on the
+// POST's own goroutine. A call whose client goes away runs on there, its
+// stream released for a resumption as soon as the request ends
+// (servePOSTMessages).
+func (c *streamableServerConn) setDeliver(deliver func(jsonrpc.Message)) {
+	c.deliver = deliver
+}
+
+// publish hands msg from the client to the session, on this goroutine
+// (deliver), and reports false if the session is closing.
+func (c *streamableServerConn) publish(msg jsonrpc.Message) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	if c.deliver != nil {
+		c.deliver(msg)
+		return true
+	}
+	select {
+	case c.incoming <- msg:
+		return true
+	case <-c.done:
+		return false
+	}
 }
 
 // propagateCancellation implements [cancellationPropagator]. It returns true
@@ -1083,6 +1170,52 @@ type stream struct {
 	// the duration of the subscription, and act as the target for
 	// out-of-band notifications routed through this connection.
 	isListen bool
+
+	// undecided is set while the stream may still be answered with plain
+	// JSON ([StreamableHTTPOptions.JSONReplyWait]): nothing has been
+	// written, and the event store has not opened the stream. conn begins
+	// it as an event stream (beginSSELocked) when something else is sent.
+	undecided bool
+	conn      *streamableServerConn
+}
+
+// beginSSELocked makes an undecided stream an event stream: its headers,
+// and its priming event where the protocol version has one.
+//
+// s.mu must be held.
+func (s *stream) beginSSELocked(ctx context.Context) {
+	s.undecided = false
+	s.w.Header().Set("Content-Type", "text/event-stream")
+	s.w.Header().Set("Connection", "keep-alive")
+	c := s.conn
+	if c.eventStore == nil || !primes(s.protocolVersion) {
+		return
+	}
+	if err := c.eventStore.Open(ctx, c.sessionID, s.id); err != nil {
+		c.logger.Warn(fmt.Sprintf("Opening stream: %v", err))
+	}
+	c.primeLocked(ctx, s)
+}
+
+// primes reports whether a stream of this protocol version begins with a
+// priming event (2025-11-25 up to 2026-07-28).
+func primes(version string) bool {
+	return version >= protocolVersion20251125 && version < protocolVersion20260728
+}
+
+// primeLocked writes the priming event of s, as defined by [§2.1.6] of the
+// spec, and stores it in the event store so that indexes align.
+//
+// [§2.1.6]: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
+func (c *streamableServerConn) primeLocked(ctx context.Context, s *stream) {
+	if err := c.eventStore.Append(ctx, c.sessionID, s.id, nil); err != nil {
+		c.logger.Warn(fmt.Sprintf("Storing priming event: %v", err))
+	}
+	s.lastIdx++
+	e := Event{Name: "prime", ID: formatEventID(s.id, s.lastIdx)}
+	if _, err := writeEvent(s.w, e); err != nil {
+		c.logger.Warn(fmt.Sprintf("Writing priming event: %v", err))
+	}
 }
 
 // close sends a 'close' event to the client (if protocolVersion >= 2025-11-25
@@ -1095,6 +1228,9 @@ func (s *stream) close(reconnectAfter time.Duration) {
 	defer s.mu.Unlock()
 	if s.done == nil {
 		return // stream not connected or already closed
+	}
+	if s.undecided { // a close event needs an event stream
+		s.beginSSELocked(context.Background())
 	}
 	if s.protocolVersion >= protocolVersion20251125 && reconnectAfter > 0 {
 		reconnectStr := strconv.FormatInt(reconnectAfter.Milliseconds(), 10)
@@ -1265,8 +1401,8 @@ func (s *stream) doneLocked() bool {
 	return len(s.requests) == 0 && s.id != ""
 }
 
-func (c *streamableServerConn) newStream(ctx context.Context, requests map[jsonrpc.ID]struct{}, id string) (*stream, error) {
-	if c.eventStore != nil && protocolVersionFromContext(ctx) < protocolVersion20260728 {
+func (c *streamableServerConn) newStream(ctx context.Context, requests map[jsonrpc.ID]struct{}, id string, undecided bool) (*stream, error) {
+	if c.eventStore != nil && protocolVersionFromContext(ctx) < protocolVersion20260728 && !undecided { // else opened when it begins
 		if err := c.eventStore.Open(ctx, c.sessionID, id); err != nil {
 			return nil, err
 		}
@@ -1534,7 +1670,12 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	}
 
 	// Read incoming messages.
-	body, err := io.ReadAll(req.Body)
+	if r := c.read; r != nil {
+		c.read = nil
+		c.servePOSTMessages(w, req, r)
+		return
+	}
+	body, err := readBody(req)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -1552,6 +1693,16 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// earlier, drop support for matching entirely; that will simplify this
 	// logic.
 	incoming, isBatch, err := readBatch(body)
+	c.servePOSTMessages(w, req, &readPOST{body: body, msgs: incoming, isBatch: isBatch, err: err})
+}
+
+// servePOSTMessages serves a POST whose body was read and decoded.
+func (c *streamableServerConn) servePOSTMessages(w http.ResponseWriter, req *http.Request, r *readPOST) {
+	if len(r.body) == 0 {
+		http.Error(w, "POST requires a non-empty body", http.StatusBadRequest)
+		return
+	}
+	incoming, isBatch, err := r.msgs, r.isBatch, r.err
 	if err != nil {
 		http.Error(w, fmt.Sprintf("malformed payload: %v", err), http.StatusBadRequest)
 		return
@@ -1763,9 +1914,7 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// [§2.1.4]: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
 	if len(calls) == 0 {
 		for _, msg := range incoming {
-			select {
-			case c.incoming <- msg:
-			case <-c.done:
+			if !c.publish(msg) { // handled on this goroutine where it can be
 				// The session is closing. Since we haven't yet written any data to the
 				// response, we can signal to the client that the session is gone.
 				http.Error(w, "session is closing", http.StatusNotFound)
@@ -1782,7 +1931,10 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// Important: don't publish the incoming messages until the stream is
 	// registered, as the server may attempt to respond to incoming messages as
 	// soon as they're published.
-	stream, err := c.newStream(req.Context(), calls, crand.Text())
+	// A single call may be answered with plain JSON if it sends nothing
+	// else (JSONReplyWait).
+	undecided := c.jsonReplyWait > 0 && !c.jsonResponse && !isSubscriptionsListen && !isBatch && len(incoming) == 1
+	stream, err := c.newStream(req.Context(), calls, crand.Text(), undecided)
 	if err != nil {
 		http.Error(w, fmt.Sprintf("storing stream: %v", err), http.StatusInternalServerError)
 		return
@@ -1799,7 +1951,9 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 
 	// Set response headers. Accept was checked in [StreamableHTTPHandler].
 	w.Header().Set("Cache-Control", "no-cache, no-transform")
-	if useSSE {
+	if undecided {
+		// set by the first message
+	} else if useSSE {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.Header().Set("Connection", "keep-alive")
 	} else {
@@ -1814,6 +1968,7 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	done := make(chan struct{})
 	stream.done = done
 	stream.protocolVersion = effectiveVersion
+	stream.undecided, stream.conn = undecided, c
 
 	// Reject any call whose ID is already in flight on this session,
 	// atomically and without partial registration.
@@ -1837,8 +1992,26 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// TODO(rfindley): if we have no event store, we should really cancel all
 	// remaining requests here, since the client will never get the results.
 	defer stream.release()
+	// A call runs on this goroutine (publish): if its client goes away, the
+	// stream is released then, not when the call ends, so that the client
+	// can resume it meanwhile.
+	defer context.AfterFunc(req.Context(), stream.release)()
 
-	if !useSSE {
+	if undecided {
+		if c.eventStore != nil && primes(effectiveVersion) {
+			// A call still running after the wait gets its event stream
+			// and priming event, so that its client can resume it.
+			ctx := req.Context()
+			begin := time.AfterFunc(c.jsonReplyWait, func() {
+				stream.mu.Lock()
+				defer stream.mu.Unlock()
+				if stream.undecided && stream.done != nil {
+					stream.beginSSELocked(ctx)
+				}
+			})
+			defer begin.Stop()
+		}
+	} else if !useSSE {
 		// JSON mode: collect messages in pendingJSONMessages until done.
 		// Set pendingJSONMessages to a non-nil value to signal that this is an
 		// application/json stream.
@@ -1848,34 +2021,17 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 		//
 		// SEP-2575 removes Last-Event-ID-based resumable streams for protocol
 		// version >= 2026-07-28.
-		if c.eventStore != nil && effectiveVersion >= protocolVersion20251125 && effectiveVersion < protocolVersion20260728 {
-			// Write a priming event, as defined by [§2.1.6] of the spec.
-			//
-			// [§2.1.6]: https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server
-			//
-			// We must also write it to the event store in order for indexes to
-			// align.
-			if err := c.eventStore.Append(req.Context(), c.sessionID, stream.id, nil); err != nil {
-				c.logger.Warn(fmt.Sprintf("Storing priming event: %v", err))
-			}
-			stream.lastIdx++
-			e := Event{Name: "prime", ID: formatEventID(stream.id, stream.lastIdx)}
-			if _, err := writeEvent(w, e); err != nil {
-				c.logger.Warn(fmt.Sprintf("Writing priming event: %v", err))
-			}
+		if c.eventStore != nil && primes(effectiveVersion) {
+			c.primeLocked(req.Context(), stream) // as beginSSELocked, for a stream begun at once
 		}
 	}
 
 	// Publish incoming messages.
 	for _, msg := range incoming {
-		select {
-		case c.incoming <- msg:
-		// Note: don't select on req.Context().Done() here, since we've already
+		// Note: don't stop at req.Context().Done() here, since we've already
 		// received the requests and may have already published a response message
 		// or notification. The client could resume the stream.
-		//
-		// In fact, this send could be in a separate goroutine.
-		case <-c.done:
+		if !c.publish(msg) { // handled on this goroutine where it can be
 			// Session closed: we don't know if any data has been written, so it's
 			// too late to write a status code here.
 			return
@@ -2040,6 +2196,35 @@ func (c *streamableServerConn) Write(ctx context.Context, msg jsonrpc.Message) e
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	// SEP-2575: map protocol-level JSON-RPC error codes to HTTP status codes
+	// on the new protocol (>= 2026-07-28). When non-zero, deliverLocked will
+	// write the body as raw application/json with the override status.
+	overrideStatus := extractErrorStatus(ctx, msg)
+
+	if s.undecided {
+		// The response, and nothing before it, is plain JSON, kept out
+		// of the event store, as no event ID names it; so is what comes
+		// once the client went away before the stream began.
+		if _, only := s.requests[responseTo]; s.done == nil || only && len(s.requests) == 1 || overrideStatus != 0 {
+			if s.done != nil {
+				s.undecided = false
+				s.w.Header().Set("Content-Type", "application/json")
+			}
+			s.pendingJSONMessages = []json.RawMessage{}
+			done, err := s.deliverLocked(data, "", responseTo, overrideStatus)
+			if done {
+				c.mu.Lock()
+				delete(c.streams, s.id)
+				c.mu.Unlock()
+			}
+			if err != nil {
+				return fmt.Errorf("%w: undelivered message: %v", jsonrpc2.ErrRejected, err)
+			}
+			return nil
+		}
+		s.beginSSELocked(ctx)
+	}
+
 	// Store in eventStore before delivering.
 	// TODO(rfindley): we should only append if the response is SSE, not JSON, by
 	// pushing down into the delivery layer.
@@ -2060,11 +2245,6 @@ func (c *streamableServerConn) Write(ctx context.Context, msg jsonrpc.Message) e
 	if c.eventStore != nil && protocolVersion < protocolVersion20260728 {
 		eventID = formatEventID(s.id, s.lastIdx+1)
 	}
-
-	// SEP-2575: map protocol-level JSON-RPC error codes to HTTP status codes
-	// on the new protocol (>= 2026-07-28). When non-zero, deliverLocked will
-	// write the body as raw application/json with the override status.
-	overrideStatus := extractErrorStatus(ctx, msg)
 
 	done, err := s.deliverLocked(data, eventID, responseTo, overrideStatus)
 	if err != nil {
@@ -2971,34 +3151,4 @@ func isTransientHTTPStatus(statusCode int) bool {
 		return true
 	}
 	return false
-}
-
-// LookupSession returns the live session that req names in its
-// Mcp-Session-Id header, as a POST on it finds it, for a transport that
-// answers the request itself (see [ServerSession.Answer]). The session
-// counts as busy, its idle timeout held, until done is called. ok is false,
-// and nothing is written, when this handler is stateless, holds no such
-// session, or the session belongs to another user: ServeHTTP then answers
-// the request as usual (adopting a stored session, or refusing).
-func (h *StreamableHTTPHandler) LookupSession(req *http.Request) (ss *ServerSession, done func(), ok bool) {
-	var id string
-	if v := req.Header[sessionIDHeader]; len(v) > 0 { // canonical: no Get, which canonicalizes
-		id = v[0]
-	}
-	if h.opts.Stateless || id == "" {
-		return nil, nil, false
-	}
-	h.mu.Lock()
-	info := h.sessions[id]
-	h.mu.Unlock()
-	if info == nil || info.session == nil {
-		return nil, nil, false
-	}
-	if info.userID != "" {
-		if ti := auth.TokenInfoFromContext(req.Context()); ti == nil || ti.UserID != info.userID {
-			return nil, nil, false
-		}
-	}
-	info.startPOST()
-	return info.session, info.endPOST, true
 }

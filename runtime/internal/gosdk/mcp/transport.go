@@ -5,6 +5,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -221,7 +222,7 @@ func connect[H handler, State any](ctx context.Context, t Transport, b binder[H,
 	if cp, ok := mcpConn.(cancellationPropagator); ok {
 		propagateCancellation = cp.propagateCancellation()
 	}
-	_ = jsonrpc2.NewConnection(ctx, jsonrpc2.ConnectionConfig{
+	conn := jsonrpc2.NewConnection(ctx, jsonrpc2.ConnectionConfig{
 		Reader:    reader,
 		Writer:    writer,
 		Closer:    mcpConn,
@@ -235,8 +236,19 @@ func connect[H handler, State any](ctx context.Context, t Transport, b binder[H,
 		},
 		PropagateCancellation: propagateCancellation,
 	})
+	if d, ok := mcpConn.(deliverer); ok {
+		d.setDeliver(conn.Deliver) // its messages need not wait for the reading goroutine
+	}
 	assert(preempter.conn != nil, "unbound preempter")
 	return h, nil
+}
+
+// deliverer is an optional interface implemented by a [Connection] whose
+// messages each arrive on a goroutine of their own (an HTTP request's):
+// it hands them to deliver, which handles them on that goroutine, rather
+// than to its Read.
+type deliverer interface {
+	setDeliver(deliver func(jsonrpc.Message))
 }
 
 // cancellationPropagator is an optional interface implemented by a
@@ -737,9 +749,12 @@ func (t *ioConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // readBatch reads batch data, which may be either a single JSON-RPC message,
 // or an array of JSON-RPC messages.
 func readBatch(data []byte) (msgs []jsonrpc.Message, isBatch bool, _ error) {
-	// Try to read an array of messages first.
+	// Try to read an array of messages first. Only what starts with '['
+	// can be one: an object is not decoded twice.
 	var rawBatch []json.RawMessage
-	if err := internaljson.Unmarshal(data, &rawBatch); err == nil {
+	if first := bytes.TrimLeft(data, " \t\r\n"); len(first) == 0 || first[0] != '[' {
+		// a single message
+	} else if err := internaljson.Unmarshal(data, &rawBatch); err == nil {
 		if len(rawBatch) == 0 {
 			return nil, true, fmt.Errorf("empty batch")
 		}

@@ -56,6 +56,10 @@ type Connection struct {
 
 	onInternalError func(error)
 	onDone          func()
+
+	// readCtx and preempter are those of readIncoming, for Deliver.
+	readCtx   context.Context
+	preempter Preempter
 }
 
 // inFlightState records the state of the incoming and outgoing calls on a
@@ -241,8 +245,38 @@ func NewConnection(ctx context.Context, cfg ConnectionConfig) *Connection {
 		onInternalError: cfg.OnInternalError,
 	}
 	c.handler = cfg.Bind(c)
+	c.readCtx, c.preempter = ctx, cfg.Preempter
 	c.start(ctx, cfg.Reader, cfg.Preempter)
 	return c
+}
+
+// Deliver takes msg as if the Reader had read it, on the caller's
+// goroutine: a request is handled there when no other is being handled
+// (or else queued, as one read would be), a response retires its call. It
+// serves a transport whose messages each arrive with a goroutine of their
+// own, such as the HTTP request that carries them, which would otherwise
+// hand each one to the reading goroutine and wait for the answer.
+func (c *Connection) Deliver(msg Message) {
+	switch msg := msg.(type) {
+	case *Request:
+		if c.acceptRequest(c.readCtx, msg, c.preempter) {
+			c.handleDelivered()
+		}
+	case *Response:
+		c.retire(msg)
+	}
+}
+
+// retire hands a response to the outgoing call it answers.
+func (c *Connection) retire(msg *Response) {
+	c.updateInFlight(func(s *inFlightState) {
+		if ac, ok := s.outgoingCalls[msg.ID]; ok {
+			delete(s.outgoingCalls, msg.ID)
+			ac.retire(msg)
+		} else {
+			// TODO: How should we report unexpected responses?
+		}
+	})
 }
 
 func (c *Connection) start(ctx context.Context, reader Reader, preempter Preempter) {
@@ -552,17 +586,24 @@ func (c *Connection) readIncoming(ctx context.Context, reader Reader, preempter 
 
 		switch msg := msg.(type) {
 		case *Request:
-			c.acceptRequest(ctx, msg, preempter)
+			if !c.acceptRequest(ctx, msg, preempter) {
+				break
+			}
+			// The queue was empty: the request is handled on this
+			// goroutine, which is awake and holds it, rather than on a new
+			// one, whose start would add a thread's wake-up to the way of
+			// every response. A handler that runs longer than readOnAfter
+			// has another goroutine read on meanwhile, so that a long call
+			// holds up neither cancellations nor responses to the
+			// handler's own calls.
+			readOn := time.AfterFunc(readOnAfter, func() { c.readIncoming(ctx, reader, preempter) })
+			c.handleAsync()
+			if !readOn.Stop() {
+				return // another goroutine reads on
+			}
 
 		case *Response:
-			c.updateInFlight(func(s *inFlightState) {
-				if ac, ok := s.outgoingCalls[msg.ID]; ok {
-					delete(s.outgoingCalls, msg.ID)
-					ac.retire(msg)
-				} else {
-					// TODO: How should we report unexpected responses?
-				}
-			})
+			c.retire(msg)
 
 		default:
 			c.internalErrorf("Read returned an unexpected message of type %T", msg)
@@ -593,8 +634,9 @@ func (c *Connection) readIncoming(ctx context.Context, reader Reader, preempter 
 }
 
 // acceptRequest either handles msg synchronously or enqueues it to be handled
-// asynchronously.
-func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter Preempter) {
+// asynchronously. It reports true when the handler queue was empty: the
+// caller then runs it (handleAsync).
+func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter Preempter) bool {
 	// In theory notifications cannot be cancelled, but we build them a cancel
 	// context anyway.
 	reqCtx, cancel := context.WithCancelCause(ctx)
@@ -631,7 +673,7 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 	})
 	if err != nil {
 		c.processResult("acceptRequest", req, nil, err)
-		return
+		return false
 	}
 
 	if preempter != nil {
@@ -639,9 +681,10 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 
 		if !errors.Is(err, ErrNotHandled) {
 			c.processResult("Preempt", req, result, err)
-			return
+			return false
 		}
 	}
+	inline := false
 
 	c.updateInFlight(func(s *inFlightState) {
 		// If the connection is shutting down, don't enqueue anything to the
@@ -674,13 +717,19 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 			// when idle seems simpler than trying to implement either of those
 			// alternatives correctly.
 			s.handlerRunning = true
-			go c.handleAsync()
+			inline = true
 		}
 	})
 	if err != nil {
 		c.processResult("acceptRequest", req, nil, err)
+		return false
 	}
+	return inline
 }
+
+// readOnAfter is how long a handler may run on the reading goroutine
+// before another goroutine reads on (see acceptRequest).
+const readOnAfter = time.Millisecond
 
 // handleAsync invokes the handler on the requests in the handler queue
 // sequentially until the queue is empty.
@@ -720,6 +769,32 @@ func (c *Connection) handleAsync() {
 		if releaser.release(true) {
 			return
 		}
+	}
+}
+
+// handleDelivered handles the request Deliver has just put at the head of
+// the empty queue, on the caller's goroutine, and hands any request queued
+// behind it to a goroutine of its own: the caller, which carries one message
+// of its own (an HTTP request), is not kept answering others'.
+func (c *Connection) handleDelivered() {
+	var req *incomingRequest
+	c.updateInFlight(func(s *inFlightState) {
+		req, s.handlerQueue = s.handlerQueue[0], s.handlerQueue[1:]
+	})
+	if err := req.ctx.Err(); err != nil {
+		if cause := context.Cause(req.ctx); cause != nil {
+			err = cause
+		}
+		c.processResult("handleDelivered", req, nil, err)
+		c.handOnQueue()
+		return
+	}
+	releaser := &releaser{conn: c}
+	ctx := context.WithValue(req.ctx, asyncKey, releaser)
+	result, err := c.handler.Handle(ctx, req.Request)
+	c.processResult(c.handler, req, result, err)
+	if !releaser.release(true) {
+		c.handOnQueue()
 	}
 }
 
@@ -868,25 +943,3 @@ func (ic notDone) Value(key any) any {
 func (notDone) Done() <-chan struct{}       { return nil }
 func (notDone) Err() error                  { return nil }
 func (notDone) Deadline() (time.Time, bool) { return time.Time{}, false }
-
-// ResponseTo returns the response to the call req that result and err
-// make, as a Connection would send it: the same error codes, and the same
-// refusal of a handler that returns both a result and an error, or
-// neither. The result is encoded once, into Response.Result. It serves a
-// transport that answers a call without a Connection.
-func ResponseTo(req *Request, result any, err error) *Response {
-	if nomethodnotfoundcodeinerror != "1" && (errors.Is(err, ErrNotHandled) || errors.Is(err, ErrMethodNotFound)) {
-		err = fmt.Errorf("%w: %q", ErrMethodNotFound, req.Method)
-	}
-	switch {
-	case result != nil && err != nil:
-		result = nil
-	case result == nil && err == nil:
-		err = fmt.Errorf("%w: a nil result and nil error for a %q Request that requires a Response", ErrInternal, req.Method)
-	}
-	response, merr := NewResponse(req.ID, result, err)
-	if merr != nil {
-		return &Response{ID: req.ID, Error: fmt.Errorf("%w: a malformed result for %q: %v", ErrInternal, req.Method, merr)}
-	}
-	return response
-}

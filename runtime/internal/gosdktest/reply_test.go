@@ -1,0 +1,139 @@
+package gosdktest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
+)
+
+// The patch's fourth part makes the SDK's own way to a response short: a
+// call that sends nothing before its response is answered with one JSON
+// object (StreamableHTTPOptions.JSONReplyWait), and a tool result is
+// encoded in one pass.
+
+// TestTextResultEncodedAsBefore: the one-pass encoding of a text result
+// gives the bytes of the general way; what it does not handle goes the
+// general way.
+func TestTextResultEncodedAsBefore(t *testing.T) {
+	for _, tc := range []struct {
+		res  *mcp.CallToolResult
+		want string
+	}{
+		{&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a<b & \"c\"\n\u2028é"}}},
+			`{"content":[{"type":"text","text":"a\u003cb \u0026 \"c\"\n\u2028é"}]}`},
+		{&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x"}, &mcp.TextContent{}},
+			StructuredContent: map[string]any{"z": 1, "a": "<"}, IsError: true},
+			`{"content":[{"type":"text","text":"x"},{"type":"text","text":""}],"structuredContent":{"a":"\u003c","z":1},"isError":true}`},
+		{&mcp.CallToolResult{}, `{"content":null}`},
+		{&mcp.CallToolResult{Content: []mcp.Content{}}, `{"content":[]}`},
+		{&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "x", Annotations: &mcp.Annotations{Priority: 1}}}},
+			`{"content":[{"type":"text","text":"x","annotations":{"priority":1}}]}`},
+		{&mcp.CallToolResult{Meta: mcp.Meta{"k": "v"}, Content: []mcp.Content{&mcp.TextContent{Text: "x"}}},
+			`{"_meta":{"k":"v"},"content":[{"type":"text","text":"x"}]}`},
+	} {
+		got, err := json.Marshal(tc.res)
+		if err != nil || string(got) != tc.want {
+			t.Errorf("got %s (%v)\nwant %s", got, err, tc.want)
+		}
+	}
+}
+
+// TestResponseOnTheWire: a response goes out as its result was encoded,
+// in its envelope, the id written as JSON writes it (escaped or not).
+func TestResponseOnTheWire(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "<ok>"}}}, nil
+		})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ss, err := srv.Connect(context.Background(), &mcp.IOTransport{Reader: inR, Writer: outW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	lines := bufio.NewScanner(outR)
+	send := func(msg string) {
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
+	lines.Scan()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	const result = `"result":{"content":[{"type":"text","text":"\u003cok\u003e"}]}}`
+	for _, id := range []string{`7`, `"s-1"`, `"q\"<\u00e9"`} {
+		send(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"echo","arguments":{}}}`)
+		lines.Scan()
+		want := `{"jsonrpc":"2.0","id":` + strings.Replace(id, `\u00e9`, "é", 1) + `,` + result
+		if got := lines.Text(); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
+	}
+}
+
+// postCall posts one tools/call of the tool "echo" to url and returns the
+// response's content type and body.
+func postCall(t *testing.T, url, args string) (string, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":`+args+`}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.Header.Get("Content-Type"), string(body)
+}
+
+// TestQuietCallAnsweredWithJSON: with JSONReplyWait, a call that sends
+// nothing else is answered with one JSON object; one that logs first gets
+// an event stream with its log and its response; one that runs past the
+// wait gets its event stream, priming event first, when the wait is over.
+func TestQuietCallAnsweredWithJSON(t *testing.T) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	type args struct {
+		Log  bool `json:"log,omitempty"`
+		Slow bool `json:"slow,omitempty"`
+	}
+	mcp.AddTool(srv, &mcp.Tool{Name: "echo"}, func(ctx context.Context, req *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+		if in.Log {
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: "p", Message: "working"})
+		}
+		if in.Slow {
+			time.Sleep(300 * time.Millisecond)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	})
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: true, EventStore: mcp.NewMemoryEventStore(nil), JSONReplyWait: 100 * time.Millisecond})
+	ts := httptest.NewServer(h)
+	defer ts.Close()
+
+	ct, body := postCall(t, ts.URL, `{}`)
+	if ct != "application/json" || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ok"}]`) {
+		t.Errorf("a quiet call: %s\n%s", ct, body)
+	}
+	ct, body = postCall(t, ts.URL, `{"log":true}`)
+	if ct != "text/event-stream" || !strings.Contains(body, "notifications/progress") || !strings.Contains(body, `"result":{"content"`) {
+		t.Errorf("a call that sends a notification: %s\n%s", ct, body)
+	}
+	ct, body = postCall(t, ts.URL, `{"slow":true}`)
+	prime, _, _ := strings.Cut(body, "\n\n")
+	if ct != "text/event-stream" || !strings.HasPrefix(prime, "event: prime") || !strings.Contains(body, `"result":{"content"`) {
+		t.Errorf("a slow call: %s\n%s", ct, body)
+	}
+}
