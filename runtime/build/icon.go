@@ -1,28 +1,17 @@
 package build
 
 import (
-	"bytes"
 	"fmt"
 	"mime"
-	"net/http"
 	"net/url"
 	"path/filepath"
-	"regexp"
-	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/build/icons"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/load/regfile"
 	"github.com/mcpgen/mcpgen/spec"
-	"github.com/vincent-petithory/dataurl"
 )
-
-// maxIconSize bounds an icon file: it is sent, as a data: URI a third
-// larger, in every list result that names its owner.
-const maxIconSize = 256 << 10
-
-// iconSize is one entry of an icon's sizes: WIDTHxHEIGHT, or any.
-var iconSize = regexp.MustCompile(`^(any|[1-9][0-9]{0,4}x[1-9][0-9]{0,4})$`)
 
 // icons builds the icons at path (server.icons, tools[0].icons, ...); an
 // icon with a problem is reported and left out.
@@ -38,12 +27,7 @@ func (b *builder) icon(f *load.File) func(int, string, *spec.Icon) *mcp.Icon {
 	return func(_ int, path string, ic *spec.Icon) *mcp.Icon {
 		before := b.ds.Errors()
 		out := &mcp.Icon{MIMEType: ic.MimeType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)}
-		for i, s := range ic.Sizes {
-			if !iconSize.MatchString(s) {
-				b.diag(f, load.Error, fmt.Sprintf("%s.sizes[%d]", path, i), fmt.Sprintf("invalid icon size %q", s),
-					"write WIDTHxHEIGHT, such as 48x48, or any for a scalable image")
-			}
-		}
+		b.iconProblems(f, path, icons.Sizes(ic.Sizes)...)
 		if ic.MimeType != "" && !b.imageType(f, path+".mime_type", ic.MimeType) {
 			return nil
 		}
@@ -51,7 +35,9 @@ func (b *builder) icon(f *load.File) func(int, string, *spec.Icon) *mcp.Icon {
 		case ic.Src != "" && ic.File != "":
 			return nil // reported when the file loaded
 		case ic.Src != "":
-			out.Source = b.iconSrc(f, path+".src", ic)
+			var ps []icons.Problem
+			out.Source, ps = icons.Src(ic.Src)
+			b.iconProblems(f, path+".src", ps...)
 		case ic.File != "":
 			out.Source, out.MIMEType = b.iconFile(f, path, ic)
 		default:
@@ -64,38 +50,25 @@ func (b *builder) icon(f *load.File) func(int, string, *spec.Icon) *mcp.Icon {
 	}
 }
 
+// iconProblems reports what the icon checks found at path.
+func (b *builder) iconProblems(f *load.File, path string, ps ...icons.Problem) {
+	for _, p := range ps {
+		level := load.Error
+		if p.Warning {
+			level = load.Warning
+		}
+		b.diag(f, level, path+p.Path, p.Msg, p.Hint)
+	}
+}
+
 // imageType reports whether t is an image MIME type, reporting it at path
 // when it is not.
 func (b *builder) imageType(f *load.File, path, t string) bool {
-	mt, _, err := mime.ParseMediaType(t)
-	if err != nil || !strings.HasPrefix(mt, "image/") {
-		b.diag(f, load.Error, path, fmt.Sprintf("%q is not an image MIME type", t),
-			"clients show PNG, JPEG, GIF, WebP and SVG icons: image/png, image/jpeg, image/gif, image/webp, image/svg+xml")
-		return false
+	p := icons.ImageType(t)
+	if p != nil {
+		b.iconProblems(f, path, *p)
 	}
-	return true
-}
-
-// iconSrc checks an icon's src: an https: URL or an image data: URI.
-func (b *builder) iconSrc(f *load.File, path string, ic *spec.Icon) string {
-	u, err := url.Parse(ic.Src)
-	switch {
-	case err == nil && u.Scheme == "https" && u.Host != "":
-	case err == nil && u.Scheme == "http" && u.Host != "":
-		b.diag(f, load.Warning, path, "icon served over plain http", "clients may refuse it; use https: or give the image as a file")
-	case err == nil && u.Scheme == "data":
-		du, err := dataurl.DecodeString(ic.Src)
-		if err != nil {
-			b.diag(f, load.Error, path, fmt.Sprintf("invalid data: URI: %v", err), "write data:image/png;base64,... or give the image as a file")
-			return ""
-		}
-		b.imageType(f, path, du.ContentType())
-	default:
-		b.diag(f, load.Error, path, fmt.Sprintf("icon src %q is neither an https: URL nor a data: URI", ic.Src),
-			"give a local image as `file`, which mcpgen embeds")
-		return ""
-	}
-	return ic.Src
+	return p == nil
 }
 
 // iconFile reads an icon's file and returns it as a data: URI, with its
@@ -105,7 +78,7 @@ func (b *builder) iconFile(f *load.File, path string, ic *spec.Icon) (string, st
 	if b.kernelPath(f, path+".file", p) {
 		return "", ""
 	}
-	data, err := regfile.Read(p, maxIconSize)
+	data, err := regfile.Read(p, icons.MaxSize)
 	if err != nil {
 		b.errorf(f, path+".file", "%s", load.ReadError(err))
 		return "", ""
@@ -120,39 +93,11 @@ func (b *builder) iconFile(f *load.File, path string, ic *spec.Icon) (string, st
 			return "", ""
 		}
 	}
-	t, _, _ = mime.ParseMediaType(t)
-	if got := sniffImage(data); got != iconType(t) {
-		b.diag(f, load.Error, path+".file", fmt.Sprintf("%s does not hold an image of type %s", ic.File, t), contentHint(got))
-		return "", ""
+	src, t, prob := icons.Embed(ic.File, t, data)
+	if prob != nil {
+		b.iconProblems(f, path+".file", *prob)
 	}
-	return dataurl.New(data, t).String(), t
-}
-
-// sniffImage returns the image type data holds, by its first bytes
-// (image/svg+xml for an SVG document), or "" when it holds no image.
-func sniffImage(data []byte) string {
-	if t, _, _ := mime.ParseMediaType(http.DetectContentType(data)); strings.HasPrefix(t, "image/") {
-		return iconType(t)
-	}
-	if bytes.Contains(data[:min(len(data), 4096)], []byte("<svg")) {
-		return "image/svg+xml"
-	}
-	return ""
-}
-
-// iconType names ICO files one way, whatever the system's MIME table says.
-func iconType(t string) string {
-	if t == "image/vnd.microsoft.icon" {
-		return "image/x-icon"
-	}
-	return t
-}
-
-func contentHint(got string) string {
-	if got == "" {
-		return "it holds no image mcpgen recognizes"
-	}
-	return "its contents are " + got + "; fix mime_type or the file"
+	return src, t
 }
 
 // websiteURL checks the server's website_url: an absolute http: or https:

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/build/paramheader"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/plan"
 	"github.com/mcpgen/mcpgen/runtime/reqstate"
@@ -64,7 +65,7 @@ func (b *builder) paramHeaders(f *load.File, path string, t *spec.Tool, doc map[
 			p, _ := props[name].(map[string]any)
 			if h, ok := p["x-mcp-header"]; ok {
 				found = true
-				b.checkHeader(at(name), h, p, seen, report)
+				paramheader.Check(at(name), h, p, seen, report)
 			}
 			if sub, ok := p["properties"].(map[string]any); ok {
 				walk(sub, func(string) string { return at(name) })
@@ -73,7 +74,7 @@ func (b *builder) paramHeaders(f *load.File, path string, t *spec.Tool, doc map[
 	}
 	props, _ := doc["properties"].(map[string]any)
 	defer func() {
-		if countHeaders(doc) > countChained(props) {
+		if paramheader.Misplaced(doc) {
 			report(path+".input_schema", "x-mcp-header is allowed only on properties reached from the root through `properties`, not inside items, anyOf, oneOf, allOf, if or $defs")
 		}
 	}()
@@ -86,69 +87,6 @@ func (b *builder) paramHeaders(f *load.File, path string, t *spec.Tool, doc map[
 		return path + ".input_schema"
 	})
 	return found
-}
-
-// checkHeader checks one annotation: a token, unique regardless of case,
-// on a string, integer or boolean.
-func (b *builder) checkHeader(at string, h any, prop map[string]any, seen map[string]string, report func(string, string)) {
-	name, ok := h.(string)
-	switch {
-	case !ok || name == "":
-		report(at, "x-mcp-header must be a non-empty header name")
-		return
-	case strings.IndexFunc(name, func(r rune) bool { return !isTChar(r) }) >= 0:
-		report(at, fmt.Sprintf("header name %q has characters a header name cannot have; use letters, digits and !#$%%&'*+-.^_`|~", name))
-		return
-	}
-	if prev, dup := seen[strings.ToLower(name)]; dup {
-		report(at, fmt.Sprintf("header name %q is used twice in this tool (also %q; names ignore case)", name, prev))
-	}
-	seen[strings.ToLower(name)] = name
-	switch prop["type"] {
-	case "string", "integer", "boolean":
-	default:
-		report(at, fmt.Sprintf("header %q is on an argument of type %v; only string, integer and boolean arguments can be mirrored in a header", name, prop["type"]))
-	}
-}
-
-// isTChar reports whether c may appear in an HTTP header name (RFC 9110
-// tchar).
-func isTChar(c rune) bool {
-	return c < 128 && (c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' ||
-		strings.ContainsRune("!#$%&'*+-.^_`|~", c))
-}
-
-// countHeaders counts the x-mcp-header annotations anywhere in v.
-func countHeaders(v any) int {
-	n := 0
-	switch v := v.(type) {
-	case map[string]any:
-		if _, ok := v["x-mcp-header"]; ok {
-			n++
-		}
-		for _, e := range v {
-			n += countHeaders(e)
-		}
-	case []any:
-		for _, e := range v {
-			n += countHeaders(e)
-		}
-	}
-	return n
-}
-
-// countChained counts the annotations on properties chains from props.
-func countChained(props map[string]any) int {
-	n := 0
-	for _, p := range props {
-		p, _ := p.(map[string]any)
-		if _, ok := p["x-mcp-header"]; ok {
-			n++
-		}
-		sub, _ := p["properties"].(map[string]any)
-		n += countChained(sub)
-	}
-	return n
 }
 
 // httpConfig checks the `server.http` section of f.
