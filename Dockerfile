@@ -3,7 +3,21 @@
 # check runAsNonRoot without looking the name up.
 #   docker build -t mcpgen --build-arg VERSION=v0.1.0 --build-arg COMMIT=$(git rev-parse HEAD) .
 #   docker run -p 8080:8080 --read-only -v $PWD/examples/team:/config:ro mcpgen serve --http 0.0.0.0:8080 /config/mcpgen.yaml
-FROM golang:1.26 AS build
+#
+# Both base images are pinned by digest: a tag that moves cannot change what
+# a given commit builds. The digests are those published for the tags named
+# (golang:1.26.8-bookworm, gcr.io/distroless/static-debian12:nonroot, as
+# pinned in public Dockerfiles in late 2026); refresh them with
+#   docker buildx imagetools inspect golang:1.26.8-bookworm
+#   crane digest gcr.io/distroless/static-debian12:nonroot
+# The build arguments GO_IMAGE and RUNTIME_IMAGE replace them with images of
+# the same shape (a Go toolchain on PATH; a root filesystem with /etc/passwd,
+# CA certificates and time zones), as .ci/run does where no registry is
+# reachable (scripts/image-ci.sh).
+ARG GO_IMAGE=golang:1.26.8-bookworm@sha256:a688600ca24f8a4d3ca77f95b0dd40704a9fc787c826660eb7ba0b641b8b175d
+ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:afa5c872c891853ca7fcf1f12c3edb23f7eeef36189728842dd51042ff57f7ab
+
+FROM ${GO_IMAGE} AS build
 ARG VERSION=""
 ARG COMMIT=""
 ARG DATE=""
@@ -20,7 +34,7 @@ RUN CGO_ENABLED=0 go build -trimpath -buildvcs=false \
       -ldflags "-s -w -buildid= -X main.version=${VERSION} -X main.commit=${COMMIT} -X main.date=${DATE}" \
       -o /mcpgen ./cmd/mcpgen
 
-FROM gcr.io/distroless/static-debian12:nonroot
+FROM ${RUNTIME_IMAGE}
 COPY --from=build /mcpgen /usr/local/bin/mcpgen
 USER 65532:65532
 ENTRYPOINT ["/usr/local/bin/mcpgen"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Node packages mcpgen's auth tests use (a local OAuth server,
-# npm oidc-provider, and the official TypeScript MCP client), at the
+# Installs the Node packages mcpgen's tests use (a local OAuth server,
+# npm oidc-provider, the official TypeScript MCP client, and `mcpb validate`), at the
 # versions pinned in runtime/auth/authtest/node/package-lock.json, into
 # .cache/authtest (gitignored). Tests that need them skip when absent.
 set -euo pipefail

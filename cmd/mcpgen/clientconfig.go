@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/pack"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/spf13/cobra"
 )
 
@@ -105,13 +106,27 @@ func printSnippets(w io.Writer, l pack.Launch, client string) {
 	fmt.Fprintf(w, "## Streamable HTTP: serve it yourself, e.g. %s serve --http %s %s\n\n",
 		l.Command, strings.TrimSuffix(strings.TrimPrefix(l.URL, "http://"), "/mcp"), strings.Join(l.Args[2:], " "))
 	pack.WriteSnippets(w, httpS, client)
-	var need []string
-	for _, v := range l.Env {
-		if !v.HasDefault {
-			need = append(need, v.Name)
-		}
+	writeVariables(w, l.Env)
+}
+
+// writeVariables lists the variables the configs need a value for (those
+// without a default), each a <NAME> placeholder in the snippets (VS Code
+// asks for secrets), marking the secrets.
+func writeVariables(w io.Writer, vars []load.EnvVar) {
+	vars = slices.DeleteFunc(slices.Clone(vars), func(v load.EnvVar) bool { return v.HasDefault })
+	if len(vars) == 0 {
+		return
 	}
-	if len(need) > 0 {
-		fmt.Fprintf(w, "# Replace the placeholders of %s with their values (or set them where the server runs).\n", strings.Join(need, ", "))
+	fmt.Fprintln(w, "# Variables to fill: replace each placeholder above with its value (or set it where the server runs).")
+	width := 0
+	for _, v := range vars {
+		width = max(width, len(v.Name))
+	}
+	for _, v := range vars {
+		kind := "value"
+		if v.Secret {
+			kind = "secret"
+		}
+		fmt.Fprintf(w, "#   %-*s  %s\n", width, v.Name, kind)
 	}
 }

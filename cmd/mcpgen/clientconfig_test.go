@@ -70,7 +70,8 @@ func TestStdioSnippetServes(t *testing.T) {
 
 // TestClientConfigEnv: the variables a config needs are placeholders;
 // VS Code asks for secrets instead of keeping them in the file; variables
-// with a default are left out.
+// with a default are left out; the output ends with the variables to fill,
+// secrets marked.
 func TestClientConfigEnv(t *testing.T) {
 	var out, errw bytes.Buffer
 	code := run(context.Background(), []string{"client-config", "--client", "vscode", "../../examples/graphql/mcpgen.yaml"}, nil, &out, &errw)
@@ -94,6 +95,9 @@ func TestClientConfigEnv(t *testing.T) {
 	if env["DIRECTORY_TOKEN"] != "${input:DIRECTORY_TOKEN}" || env["DIRECTORY_URL"] != "<DIRECTORY_URL>" ||
 		len(doc.Inputs) != 1 || !doc.Inputs[0].Password || doc.Servers["directory"].Type != "stdio" {
 		t.Errorf("VS Code snippet:\n%s", out.String())
+	}
+	if want := "#   DIRECTORY_URL    value\n#   DIRECTORY_TOKEN  secret\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("the variables to fill are not listed, secrets marked; want the output to end with:\n%s", want)
 	}
 	if strings.Contains(out.String(), "Cursor") {
 		t.Error("--client vscode printed another client's snippet")

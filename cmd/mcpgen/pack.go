@@ -81,11 +81,12 @@ func runPack(ctx context.Context, files []string, std stdio, f packFlags) int {
 
 // configInfo is what the configs say about the server.
 type configInfo struct {
-	server spec.Server
-	remote string // server.http.auth.resource
-	addr   string // server.http.addr
-	tools  []pack.Tool
-	env    []load.EnvVar
+	server  spec.Server
+	remote  string // server.http.auth.resource
+	addr    string // server.http.addr
+	tools   []pack.Tool
+	prompts []pack.Prompt
+	env     []load.EnvVar
 }
 
 // describeConfigs reads the server's settings, tools and environment
@@ -114,6 +115,11 @@ func describeConfigs(files []string) (*configInfo, error) {
 				info.tools = append(info.tools, pack.Tool{Name: t.Name, Description: t.Description})
 			}
 		}
+		for _, p := range c.Prompts {
+			if p != nil {
+				info.prompts = append(info.prompts, pack.NewPrompt(p))
+			}
+		}
 		data, err := os.ReadFile(lf.Path)
 		if err != nil {
 			return nil, err
@@ -136,18 +142,21 @@ func packBundle(ctx context.Context, f packFlags, files, referenced []string, in
 	b := &pack.Bundle{Name: cmp.Or(f.name, info.server.Name, strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))),
 		DisplayName: info.server.Title, Version: cmp.Or(f.version, info.server.Version), Author: f.author,
 		Description: cmp.Or(f.description, info.server.Instructions), Configs: files, Referenced: referenced,
-		Env: info.env, Tools: info.tools, Platform: cmp.Or(f.platform, goruntime.GOOS+"/"+goruntime.GOARCH), Binary: f.binary}
+		Env: info.env, Tools: info.tools, Prompts: info.prompts, Platform: cmp.Or(f.platform, goruntime.GOOS+"/"+goruntime.GOARCH), Binary: f.binary}
+	dir, err := os.MkdirTemp("", "mcpgen-pack")
+	if err != nil {
+		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
+		return exitError
+	}
+	defer os.RemoveAll(dir)
 	if b.Binary == "" {
-		dir, err := os.MkdirTemp("", "mcpgen-pack")
-		if err != nil {
+		if b.Binary, err = packBinary(ctx, f.platform, dir, std); err != nil {
 			fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 			return exitError
 		}
-		defer os.RemoveAll(dir)
-		if b.Binary, err = packBinary(ctx, f.platform, dir); err != nil {
-			fmt.Fprintf(std.err, "mcpgen: %v\n", err)
-			return exitError
-		}
+	} else if pack.HasDebugInfo(b.Binary) {
+		fmt.Fprintf(std.err, "mcpgen: warning: %s carries debug information (%s); a release binary, or one built with "+
+			"-ldflags=\"-s -w\", is about 30%% smaller\n", b.Binary, fileSize(b.Binary))
 	}
 	var buf bytes.Buffer
 	warnings, err := b.Write(&buf)
@@ -161,29 +170,62 @@ func packBundle(ctx context.Context, f packFlags, files, referenced []string, in
 		fmt.Fprintf(std.err, "mcpgen: %v\n", err)
 		return exitError
 	}
-	fmt.Fprintf(std.err, "wrote %s: %s for %s, %d tools, %d settings\n", f.out, b.Name, b.Platform, len(b.Tools), len(b.Env))
+	fmt.Fprintf(std.err, "wrote %s: %s for %s, %d tools, %d prompts, %d settings\n", f.out, b.Name, b.Platform,
+		len(b.Tools), len(b.Prompts), len(b.Env))
 	return exitOK
 }
 
-// packBinary returns the mcpgen executable for platform: this one when no
-// platform is given, else one built with Go from the module in the
-// current directory.
-func packBinary(ctx context.Context, platform, dir string) (string, error) {
+// packBinary returns the mcpgen executable for platform: when no platform
+// is given, this one if it is stripped (a release binary), else one built
+// stripped with Go from the module in the current directory, for the
+// given platform or this one. A build that fails for this platform leaves
+// this executable, with a warning.
+func packBinary(ctx context.Context, platform, dir string, std stdio) (string, error) {
 	if platform == "" {
-		return os.Executable()
+		exe, err := executable()
+		if err != nil || !pack.HasDebugInfo(exe) {
+			return exe, err
+		}
+		built, err := buildBinary(ctx, goruntime.GOOS, goruntime.GOARCH, dir)
+		if err != nil {
+			fmt.Fprintf(std.err, "mcpgen: warning: bundling this mcpgen as it is, with its debug information (%s): %v\n",
+				fileSize(exe), err)
+			return exe, nil
+		}
+		fmt.Fprintf(std.err, "bundling mcpgen built without debug information: %s instead of %s\n", fileSize(built), fileSize(exe))
+		return built, nil
 	}
 	goos, goarch, ok := strings.Cut(platform, "/")
 	if !ok || goos == "" || goarch == "" {
 		return "", fmt.Errorf("--platform %q: want OS/ARCH, e.g. darwin/arm64", platform)
 	}
+	return buildBinary(ctx, goos, goarch, dir)
+}
+
+// executable is os.Executable; tests name an executable with debug
+// information (go test's own has none).
+var executable = os.Executable
+
+// buildBinary builds mcpgen stripped, as the release does, for goos/goarch
+// into dir.
+func buildBinary(ctx context.Context, goos, goarch, dir string) (string, error) {
 	out := filepath.Join(dir, "mcpgen")
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", out, "github.com/mcpgen/mcpgen/cmd/mcpgen")
 	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building mcpgen for %s needs Go and mcpgen's source (run in a clone), or give --binary: %v\n%s",
-			platform, err, bytes.TrimSpace(msg))
+		return "", fmt.Errorf("building mcpgen for %s/%s needs Go and mcpgen's source (run in a clone), or give --binary: %v\n%s",
+			goos, goarch, err, bytes.TrimSpace(msg))
 	}
 	return out, nil
+}
+
+// fileSize says how large the file at path is, in MB.
+func fileSize(path string) string {
+	info, err := os.Stat(path)
+	if err != nil {
+		return "size unknown"
+	}
+	return fmt.Sprintf("%.1f MB", float64(info.Size())/1e6)
 }
 
 func packServerJSON(f packFlags, files []string, info *configInfo, std stdio) int {

@@ -43,6 +43,8 @@ type Bundle struct {
 	Env []load.EnvVar
 	// Tools are listed in the manifest.
 	Tools []Tool
+	// Prompts are listed in the manifest (see NewPrompt).
+	Prompts []Prompt
 }
 
 // Tool is a tool listed in a manifest.
@@ -67,6 +69,7 @@ type manifest struct {
 		MCPConfig  mcpConfig `json:"mcp_config"`
 	} `json:"server"`
 	Tools         []Tool                `json:"tools,omitempty"`
+	Prompts       []Prompt              `json:"prompts,omitempty"`
 	Compatibility map[string][]string   `json:"compatibility"`
 	UserConfig    map[string]userConfig `json:"user_config,omitempty"`
 }
@@ -132,7 +135,7 @@ func (b *Bundle) Write(w io.Writer) ([]string, error) {
 
 func (b *Bundle) manifest(entry, osName string, configs []string) *manifest {
 	m := &manifest{ManifestVersion: ManifestVersion, Name: b.Name, DisplayName: b.DisplayName,
-		Version: cmp.Or(b.Version, "0.1.0"), Tools: b.Tools,
+		Version: cmp.Or(b.Version, "0.1.0"), Tools: b.Tools, Prompts: b.Prompts,
 		Description:   cmp.Or(b.Description, "MCP server "+b.Name+", served by mcpgen"),
 		Compatibility: map[string][]string{"platforms": {osName}}}
 	m.Author.Name = cmp.Or(b.Author, "unknown")
