@@ -27,6 +27,9 @@ tools:
   - name: ping
     description: Answers pong.
     handler: {kind: shell, command: [echo, pong]}
+  - name: slow_ping
+    description: Answers pong after 300 ms.
+    handler: {kind: shell, command: [sh, -c, "sleep 0.3; echo pong"]}
   - name: limited
     description: Ten calls a second per caller, whichever replica answers.
     rate_limit: {per_caller: 10/s}
@@ -371,9 +374,9 @@ func sessionFailover(t *testing.T, base string, replicas []*scaleReplica) {
 	if _, status, _ := s.post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`); status != 202 {
 		t.Fatalf("notifications/initialized: status %d", status)
 	}
-	// asking for progress makes the answer a stream, resumable from its
-	// first (priming) event
-	r, status, events := s.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"ping","arguments":{},"_meta":{"progressToken":"p"}}}`)
+	// a call still running after the 100 ms a plain JSON reply waits for
+	// is answered as a stream, resumable from its first (priming) event
+	r, status, events := s.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow_ping","arguments":{}}}`)
 	if status != 200 || r != served {
 		t.Fatalf("tools/call: status %d from %s; want 200 from %s, the session's replica", status, r, served)
 	}
