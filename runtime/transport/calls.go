@@ -127,7 +127,7 @@ func (t *callTracker) track(next http.Handler) http.Handler {
 			// that is when the POST stops carrying its stream.
 			var once sync.Once
 			end := func() { once.Do(func() { t.release(c, r.Context().Err() != nil) }) }
-			leave := func() { end() }
+			leave := end
 			if t.stateless || modern(r) { // no stream to resume: the calls end with the request
 				leave = func() { t.abandon(c); end() }
 			}

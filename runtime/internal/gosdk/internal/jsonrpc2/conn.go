@@ -747,29 +747,35 @@ func (c *Connection) handleAsync() {
 			return
 		}
 
-		// Only deliver to the Handler if not already canceled. If the request
-		// was canceled with a cause (e.g. a write failure cancels every
-		// in-flight request), report that cause rather than the bare
-		// context.Canceled.
-		if err := req.ctx.Err(); err != nil {
-			if cause := context.Cause(req.ctx); cause != nil {
-				err = cause
-			}
-			c.processResult("handleAsync", req, nil, err)
-			continue
-		}
-
-		// The request runs on this goroutine: a request released by Async
-		// hands the queue to another one (handOnQueue), so that no goroutine
-		// is started, and no goroutine woken, for a queue that stays empty.
-		releaser := &releaser{conn: c}
-		ctx := context.WithValue(req.ctx, asyncKey, releaser)
-		result, err := c.handler.Handle(ctx, req.Request)
-		c.processResult(c.handler, req, result, err)
-		if releaser.release(true) {
+		if c.handle(req) {
 			return
 		}
 	}
+}
+
+// handle runs one request taken off the queue, on this goroutine, and
+// reports whether the request handed the queue to another goroutine.
+func (c *Connection) handle(req *incomingRequest) (handedOn bool) {
+	// Only deliver to the Handler if not already canceled. If the request
+	// was canceled with a cause (e.g. a write failure cancels every
+	// in-flight request), report that cause rather than the bare
+	// context.Canceled.
+	if err := req.ctx.Err(); err != nil {
+		if cause := context.Cause(req.ctx); cause != nil {
+			err = cause
+		}
+		c.processResult("handleAsync", req, nil, err)
+		return false
+	}
+
+	// The request runs on this goroutine: a request released by Async
+	// hands the queue to another one (handOnQueue), so that no goroutine
+	// is started, and no goroutine woken, for a queue that stays empty.
+	releaser := &releaser{conn: c}
+	ctx := context.WithValue(req.ctx, asyncKey, releaser)
+	result, err := c.handler.Handle(ctx, req.Request)
+	c.processResult(c.handler, req, result, err)
+	return releaser.release(true)
 }
 
 // handleDelivered handles the request Deliver has just put at the head of
@@ -781,19 +787,7 @@ func (c *Connection) handleDelivered() {
 	c.updateInFlight(func(s *inFlightState) {
 		req, s.handlerQueue = s.handlerQueue[0], s.handlerQueue[1:]
 	})
-	if err := req.ctx.Err(); err != nil {
-		if cause := context.Cause(req.ctx); cause != nil {
-			err = cause
-		}
-		c.processResult("handleDelivered", req, nil, err)
-		c.handOnQueue()
-		return
-	}
-	releaser := &releaser{conn: c}
-	ctx := context.WithValue(req.ctx, asyncKey, releaser)
-	result, err := c.handler.Handle(ctx, req.Request)
-	c.processResult(c.handler, req, result, err)
-	if !releaser.release(true) {
+	if !c.handle(req) {
 		c.handOnQueue()
 	}
 }
