@@ -96,7 +96,7 @@ func payOnPage(t *testing.T, version string) ([]*mcp.ElicitParams, chan string) 
 		Capabilities: &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}},
 		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			asked = append(asked, req.Params)
-			resp, err := http.Get(req.Params.URL) // the user opens the page and pays
+			resp, err := ts.Client().Get(req.Params.URL) // the user opens the page and pays
 			if err == nil {
 				resp.Body.Close()
 			}

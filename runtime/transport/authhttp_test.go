@@ -131,7 +131,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	c := *r
 	c.Header = r.Header.Clone()
 	c.Header.Set("Authorization", "Bearer "+b.token)
-	return cmp.Or(b.next, http.DefaultTransport).RoundTrip(&c)
+	return cmp.Or[http.RoundTripper](b.next, testTransport).RoundTrip(&c)
 }
 
 func (a *authServer) token(t *testing.T, scope string) string {
@@ -272,7 +272,7 @@ func TestAuthHTTPAnswers(t *testing.T) {
 		for k, v := range headers {
 			req.Header.Set(k, v)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := testClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func TestAuthHTTPAnswers(t *testing.T) {
 		t.Errorf("%d sessions after refused initialize requests, want 0", n)
 	}
 	for _, p := range []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"} {
-		r, err := http.Get(a.url + p)
+		r, err := testClient.Get(a.url + p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +318,7 @@ func TestAuthHTTPAnswers(t *testing.T) {
 			t.Errorf("GET %s: %d %s", p, r.StatusCode, body)
 		}
 	}
-	if r, err := http.Get(a.url + transport.SSEPath); err != nil || r.StatusCode != 404 {
+	if r, err := testClient.Get(a.url + transport.SSEPath); err != nil || r.StatusCode != 404 {
 		t.Errorf("legacy SSE endpoint with auth: %v %v, want 404", r.StatusCode, err)
 	}
 }
@@ -338,7 +338,7 @@ func TestAuthSessionBelongsToItsCaller(t *testing.T) {
 	req.Header.Set("Mcp-Session-Id", cs.ID())
 	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 	req.Header.Set("Authorization", "Bearer "+a.is.Sign(t, "k1", claims))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func connectAt(t testing.TB, url, version string, opts *mcp.ClientOptions) *mcp.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + transport.MCPPath},
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + transport.MCPPath, HTTPClient: testClient},
 		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("connecting at %s: %v", version, err)

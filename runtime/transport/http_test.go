@@ -410,7 +410,7 @@ func TestHTTPStateless(t *testing.T) {
 	if got := runtime.ResultText(callTool(t, ctx, cs, "echo", map[string]any{"text": "x"})); got != "echo x" {
 		t.Errorf("got %q", got)
 	}
-	resp, err := http.Get(url + transport.SSEPath)
+	resp, err := testClient.Get(url + transport.SSEPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +465,7 @@ func TestHTTPProtocolVersions(t *testing.T) {
 			_, url, _ := serve(t, nil, stepsConfig, nil, transport.HTTPOptions{Stateless: tt.stateless})
 			ctx := testCtx(t)
 			c := mcp.NewClient(&mcp.Implementation{Name: "v", Version: "1"}, nil)
-			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + transport.MCPPath},
+			cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + transport.MCPPath, HTTPClient: testClient},
 				&mcp.ClientSessionOptions{ProtocolVersion: tt.version})
 			if err != nil {
 				t.Fatal(err)

@@ -58,7 +58,7 @@ func (rr rawRequest) do(t testing.TB, ctx context.Context, base, session string)
 			req.Header.Set(k, v)
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", rr.method, rr.path, err)
 	}
@@ -224,7 +224,7 @@ func TestHTTPClientDisconnectCancelsBackend(t *testing.T) {
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			req.Header.Set("Mcp-Session-Id", session)
-			if resp, err := http.DefaultClient.Do(req); err == nil {
+			if resp, err := testClient.Do(req); err == nil {
 				io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 			}

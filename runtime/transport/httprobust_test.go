@@ -211,7 +211,7 @@ func rawRequestCtx(ctx context.Context, base, body string) (*http.Response, erro
 	req, _ := http.NewRequestWithContext(ctx, "POST", base+transport.MCPPath, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	return http.DefaultClient.Do(req)
+	return testClient.Do(req)
 }
 
 // TestHTTPCallCaps: calls beyond the global cap, or beyond one backend's,

@@ -3,6 +3,7 @@ package transport_test
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -17,6 +18,15 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/transport"
+)
+
+// The package's tests send HTTP through a transport of their own:
+// httptest.Server.Close closes the idle connections of http.DefaultTransport,
+// so a parallel test whose request had just taken one of them failed with
+// "http: CloseIdleConnections called".
+var (
+	testTransport = http.DefaultTransport.(*http.Transport).Clone()
+	testClient    = &http.Client{Transport: testTransport}
 )
 
 // probe is a backend kind for tests: each call signals `started`, then
@@ -128,7 +138,7 @@ func connect(t testing.TB, url string, opts *mcp.ClientOptions) *mcp.ClientSessi
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + transport.MCPPath},
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url + transport.MCPPath, HTTPClient: testClient},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("connecting: %v", err)

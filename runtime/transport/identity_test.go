@@ -23,7 +23,7 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	for k, v := range t.h {
 		r.Header[k] = v
 	}
-	return http.DefaultTransport.RoundTrip(r)
+	return testTransport.RoundTrip(r)
 }
 
 // TestCallerOverHTTP: over Streamable HTTP, the caller whose token the

@@ -87,7 +87,7 @@ func TestInputRequestsBothEras(t *testing.T) {
 		var asked []string
 		c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, askingClient(&asked))
 		c.AddRoots(&mcp.Root{URI: "file:///srv/rooms", Name: "rooms"})
-		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + transport.MCPPath},
+		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + transport.MCPPath, HTTPClient: testClient},
 			&mcp.ClientSessionOptions{ProtocolVersion: version})
 		if err != nil {
 			t.Fatal(err)

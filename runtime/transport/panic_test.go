@@ -357,7 +357,7 @@ func openSSE(t *testing.T, base string) *sseConn {
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, base+transport.SSEPath, nil)
 	req.Header.Set("Accept", "text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -395,7 +395,7 @@ func openSSE(t *testing.T, base string) *sseConn {
 
 func (s *sseConn) post(t *testing.T, body string) {
 	t.Helper()
-	resp, err := http.Post(s.endpoint, "application/json", strings.NewReader(body))
+	resp, err := testClient.Post(s.endpoint, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func (c *httpRPC) post(method string, params any) (map[string]any, *rpcErr) {
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func (c *httpRPC) notify(method string) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Session-Id", c.session)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := testClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestTaskNameHeader(t *testing.T) {
 		if tt.header != "" {
 			req.Header.Set("Mcp-Name", tt.header)
 		}
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := testClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
