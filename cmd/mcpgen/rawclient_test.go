@@ -80,6 +80,7 @@ type message struct {
 	Version string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   *struct {
 		Code    int64           `json:"code"`

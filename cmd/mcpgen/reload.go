@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/reload"
 )
 
@@ -17,7 +18,7 @@ import (
 // config does not build: it returns nil then, unless serveBroken (`mcpgen
 // dev`). A selection that does not fit the first build is returned as an
 // error, for a usage error.
-func startReloader(files []string, bo runtime.BuildOptions, sel runtime.Selection, serveBroken bool, w io.Writer) (*reload.Reloader, error) {
+func startReloader(files []string, bo runtime.BuildOptions, sel runtime.Selection, serveBroken bool, w io.Writer) (*reload.Reloader, load.Diagnostics, error) {
 	var selErr error
 	rl, ds := reload.Start(reload.Options{Paths: files, Build: bo, Logger: bo.Logger,
 		Metrics: bo.Observer.Metrics, Compile: compileToServe, Select: func(s *runtime.Server) error {
@@ -28,7 +29,7 @@ func startReloader(files []string, bo runtime.BuildOptions, sel runtime.Selectio
 			return err
 		}}, serveBroken)
 	if rl == nil && selErr != nil {
-		return nil, selErr
+		return nil, ds, selErr
 	}
 	for _, d := range ds {
 		fmt.Fprintln(w, d)
@@ -36,7 +37,7 @@ func startReloader(files []string, bo runtime.BuildOptions, sel runtime.Selectio
 	if ds.Errors() > 0 {
 		fmt.Fprintln(w, ds.Summary())
 	}
-	return rl, nil
+	return rl, ds, nil
 }
 
 // reloadOn reloads the config on SIGHUP, and when its files change if

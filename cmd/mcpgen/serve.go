@@ -72,12 +72,17 @@ func runServe(ctx context.Context, files []string, std stdio, f *serveFlags) int
 		return usageError(std.err, "serve", fmt.Sprintf("unknown log format %q; use text or json", *format))
 	}
 	obs := &observe.Observer{Metrics: observe.NewMetrics()}
-	rl, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless,
+	rl, ds, selErr := startReloader(files, runtime.BuildOptions{Registry: builtin.Registry(), Logger: logger, Observer: obs, Stateless: *stateless,
 		LazySchemas: true, ToolSearch: *toolSearch}, sel, false, std.err)
 	if selErr != nil {
 		return usageError(std.err, "serve", selErr.Error())
 	}
+	toStdio := *onStdio || (*httpAddr == "" && !*stateless && tlsFiles.TLSCertFile == "")
 	if rl == nil {
+		if toStdio && !isTerminal(std.in) {
+			// a client launched mcpgen: it shows the client why, as stderr never reaches the user
+			return serveStartFailure(ctx, newStartFailure(files, ds), std, logger)
+		}
 		return exitError
 	}
 	defer rl.Close()
@@ -107,7 +112,9 @@ func runServe(ctx context.Context, files []string, std stdio, f *serveFlags) int
 			"An MCP client launches this command itself; see the README to connect one.\n"+
 			"Type JSON-RPC messages, one per line, or press Ctrl-D to stop.\n", srv.Describe())
 	}
-	if err := transport.ServeStdio(ctx, srv, std.in, std.out, transport.StdioConfig(srv)); err != nil {
+	opts := transport.StdioConfig(srv)
+	opts.Problems = func(ctx context.Context) []string { return unreachable(ctx, srv, files) }
+	if err := transport.ServeStdio(ctx, srv, std.in, std.out, opts); err != nil {
 		logger.Error("serving stdio", "err", err)
 		return exitError
 	}

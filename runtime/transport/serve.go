@@ -30,6 +30,13 @@ type StdioOptions struct {
 	// ShutdownTimeout is how long calls in flight may finish after the
 	// input ends or ctx is canceled; then they are canceled.
 	ShutdownTimeout time.Duration
+	// Problems, if set, says what keeps the config from serving as it
+	// should (a database that does not answer, a config that did not
+	// build). Once the client has sent notifications/initialized, each
+	// problem reaches it as an error log message (notifications/message,
+	// logger ProblemsLogger), which desktop clients show in their server
+	// log; stderr they never show. It runs on a goroutine of its own.
+	Problems func(context.Context) []string
 }
 
 // StdioConfig returns the options from the `server.stdio` section of
@@ -65,6 +72,11 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 	calls := newCallTracker(-1)
 	srv := s.MCP()
 	srv.AddReceivingMiddleware(safeErrors, calls.middleware)
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRun()
+	if opts.Problems != nil {
+		srv.AddReceivingMiddleware(tellProblems(runCtx, opts.Problems))
+	}
 	srv.AddReceivingMiddleware(recovering(s.Logger(), s.Observer().Metrics)) // outermost
 	input, release := stdioInput(in)
 	defer release()
@@ -74,8 +86,6 @@ func ServeStdio(ctx context.Context, s *runtime.Server, in io.Reader, out io.Wri
 		close(ended)
 		stopCalls(p, calls, opts.ShutdownTimeout)
 	}
-	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopRun()
 	go s.WatchResources(runCtx, srv)
 	done := make(chan error, 1)
 	go func() { done <- runStdio(runCtx, srv, conn) }()
