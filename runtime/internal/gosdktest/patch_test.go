@@ -4,6 +4,15 @@
 // rewritten to the copy's path, and nothing else; that the patch works; and
 // that upstream still needs it. scripts/patch-go-sdk.sh re-creates the copy
 // for a new SDK version.
+//
+// Every hunk of the patch has a canary (hunkCanaries, hunks_test.go): a
+// test that builds a program against upstream and fails once upstream
+// ships what the hunk does, naming the hunks to drop. Names the patch adds
+// are checked by compiling a use of each (patchAPI, api_test.go),
+// behaviours by probes (testdata/probe.go.txt, behaviour_test.go). Each
+// canary is also run against upstream with the patch applied, where it
+// must see the patch's behaviour: a canary that cannot tell the two apart
+// fails.
 package gosdktest
 
 import (
@@ -319,32 +328,5 @@ func main() {
 // SDK of the copy's version and returns what it printed, trimmed.
 func runAgainstUpstream(t *testing.T, main string) (out, version string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the upstream SDK")
-	}
-	_, version = upstreamDir(t)
-	dir := t.TempDir()
-	gomod := "module upstreamcheck\n\ngo 1.25\n\nrequire " + sdkModule + " " + version + "\n"
-	for name, body := range map[string]string{"go.mod": gomod, "main.go": main} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	sum, err := os.ReadFile("../../../go.sum")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("go", "run", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr // go run reports downloads there; only stdout is the answer
-	b, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("running a program against %s@%s: %v\n%s", sdkModule, version, err, stderr.String())
-	}
-	return strings.TrimSpace(string(b)), version
+	return runAgainst(t, "", main)
 }

@@ -12,7 +12,7 @@
 package mcp
 
 import (
-	"bytes"
+	"bytes" // extractRequestMeta looks for _meta without decoding
 	"context"
 	"encoding/json"
 	"errors"

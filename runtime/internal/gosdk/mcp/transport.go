@@ -5,7 +5,7 @@
 package mcp
 
 import (
-	"bytes"
+	"bytes" // readBatch looks at the first byte
 	"context"
 	"encoding/json"
 	"errors"
@@ -222,7 +222,7 @@ func connect[H handler, State any](ctx context.Context, t Transport, b binder[H,
 	if cp, ok := mcpConn.(cancellationPropagator); ok {
 		propagateCancellation = cp.propagateCancellation()
 	}
-	conn := jsonrpc2.NewConnection(ctx, jsonrpc2.ConnectionConfig{
+	conn := jsonrpc2.NewConnection(ctx, jsonrpc2.ConnectionConfig{ // kept: a deliverer gets its Deliver
 		Reader:    reader,
 		Writer:    writer,
 		Closer:    mcpConn,
@@ -278,7 +278,7 @@ func (c *canceller) Preempt(ctx context.Context, req *jsonrpc.Request) (result a
 		if err != nil {
 			return nil, err
 		}
-		go c.conn.CancelByPeer(id)
+		go c.conn.CancelByPeer(id) // the spec: a cancelled request gets no response
 	}
 	return nil, jsonrpc2.ErrNotHandled
 }
