@@ -15,8 +15,9 @@
 # The patch is a diff against upstream's own paths and imports, as an
 # upstream pull request would be; `diff` turns the imports back before
 # diffing. Before copying, the script checks the patch against the version:
-# when upstream has fixed what the patch fixes (TestUpstreamStillDecodesIntoFreshBuffers
-# in runtime/internal/gosdktest says how to tell), drop that hunk. Then it
+# when upstream has fixed what the patch fixes, drop that hunk: the canaries
+# of runtime/internal/gosdktest (hunks_test.go maps every hunk to its own)
+# fail and name the hunks upstream no longer needs. Then it
 # runs the SDK's own tests on a whole copy with the patch applied.
 set -euo pipefail
 
