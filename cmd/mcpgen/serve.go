@@ -113,7 +113,7 @@ func runServe(ctx context.Context, files []string, std stdio, f *serveFlags) int
 			"Type JSON-RPC messages, one per line, or press Ctrl-D to stop.\n", srv.Describe())
 	}
 	opts := transport.StdioConfig(srv)
-	opts.Problems = func(ctx context.Context) []string { return unreachable(ctx, srv, files) }
+	opts.Problems = func(ctx context.Context) []string { return unreachable(ctx, rl.Server(), files) } // the config now served
 	if err := transport.ServeStdio(ctx, srv, std.in, std.out, opts); err != nil {
 		logger.Error("serving stdio", "err", err)
 		return exitError

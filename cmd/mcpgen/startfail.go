@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/handlers/builtin"
+	"github.com/mcpgen/mcpgen/handlers/sqlkind"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/load"
 	"github.com/mcpgen/mcpgen/runtime/observe"
@@ -182,32 +183,38 @@ func serveStartFailure(ctx context.Context, f *startFailure, std stdio, logger *
 // it tells the client which do not answer.
 const pingTimeout = 10 * time.Second
 
-// unreachable pings srv's backends and says, for each that does not answer,
-// why, which tools fail until it does, and what to check. The operator log
-// gets the same.
+// unreachable pings srv's databases and says, for each that does not
+// answer, why, which tools fail until it does, and what to check; the
+// operator log gets the same. HTTP APIs are left alone: a request at every
+// start would reach services that count or bill them.
 func unreachable(ctx context.Context, srv *runtime.Server, files []string) []string {
 	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
-	results := srv.Ping(ctx)
+	p := srv.Plan()
 	var out []string
-	for _, name := range slices.Sorted(maps.Keys(results)) {
-		err := results[name]
+	for _, name := range slices.Sorted(maps.Keys(p.Backends)) {
+		db, ok := p.Backends[name].(*sqlkind.DB)
+		if !ok {
+			continue
+		}
+		err := db.Ping(ctx)
 		if err == nil {
 			continue
 		}
+		reason := p.Redact.Apply(err.Error())
 		var tools []string
-		for _, t := range srv.Plan().Tools {
+		for _, t := range p.Tools {
 			if t.Backend == name {
 				tools = append(tools, t.Def.Name)
 			}
 		}
-		msg := fmt.Sprintf("mcpgen: backend %q does not answer: %v. ", name, err)
+		msg := fmt.Sprintf("mcpgen: backend %q does not answer: %s. ", name, reason)
 		if len(tools) > 0 {
 			msg += fmt.Sprintf("These tools fail until it does: %s. ", strings.Join(tools, ", "))
 		}
-		msg += fmt.Sprintf("Check that it is running and that backends.%s points at it; "+
+		msg += fmt.Sprintf("Check that the database is running and that backends.%s points at it; "+
 			"`mcpgen validate --connect %s` checks it.", name, strings.Join(files, " "))
-		srv.Logger().Warn("backend does not answer", "backend", name, "err", err)
+		srv.Logger().Warn("database does not answer", "backend", name, "err", reason)
 		out = append(out, msg)
 	}
 	return out

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -207,5 +210,43 @@ func TestUnreachableDatabaseReachesTheClient(t *testing.T) {
 	}
 	if err := containsAll(s.errorLogs(), `backend "shop" does not answer`, addr, "search_customers", "mcpgen validate --connect"); err != nil {
 		t.Error(err)
+	}
+}
+
+// Only databases are checked at start: an HTTP API gets no request until a
+// tool calls it, as services may count or bill them.
+func TestStartChecksDatabasesOnly(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int64
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { hits.Add(1) }))
+	defer api.Close()
+	dir := t.TempDir()
+	config := fmt.Sprintf(`version: 1
+backends:
+  a_api: {kind: http, base_url: %q}
+  z_db: {kind: sql, driver: sqlite, dsn: "file:%s?mode=ro"}
+tools:
+  - {name: get, description: d, handler: {kind: http, backend: a_api, path: /x}}
+  - {name: q, description: d, handler: {kind: sql, backend: z_db, query: "SELECT 1"}}
+`, api.URL, filepath.Join(dir, "missing", "none.db"))
+	path := filepath.Join(dir, "mcpgen.yaml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := startRaw(t, path)
+	c.initialize()
+	var logged string
+	for logged == "" { // the backends are checked in name order: the API would come first
+		for _, m := range c.next() {
+			if m.Method == "notifications/message" {
+				logged = string(m.Params)
+			}
+		}
+	}
+	if err := containsAll(logged, `backend \"z_db\" does not answer`, "These tools fail until it does: q."); err != nil {
+		t.Error(err)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the HTTP API got %d requests at start, want none", n)
 	}
 }
