@@ -1086,11 +1086,11 @@ func (c *streamableServerConn) setDeliver(deliver func(jsonrpc.Message)) {
 }
 
 // deliversOnly implements deliverer: a stateless connection lives for one
-// POST, whose messages all go to deliver, and ends only when its session
-// closes it; one whose request's cancellation reaches its handlers is read
-// still, so that the end of the request ends the connection.
+// POST, whose messages all go to deliver, and ends when its session closes
+// it as the POST ends. Its handlers see the request's cancellation, when
+// it propagates, through their contexts, not through a reader.
 func (c *streamableServerConn) deliversOnly() bool {
-	return c.stateless && !c.shouldPropagateCancellation
+	return c.stateless
 }
 
 // publish hands msg from the client to the session, on this goroutine
