@@ -21,6 +21,7 @@ type probe struct {
 var probes = []probe{
 	{name: "handleOnReader", fork: "yes", hunks: "internal/jsonrpc2/conn.go: the handler queue on the reading goroutine (releaser, handle, handOnQueue, readOnAfter, acceptRequest's inline)"},
 	{name: "handleOnPOST", fork: "yes", hunks: "Deliver: internal/jsonrpc2/conn.go Deliver, retire, handleDelivered; mcp/transport.go deliverer; mcp/streamable.go setDeliver, publish"},
+	{name: "postStartsNoGoroutine", fork: "yes", hunks: "a stateless session reads nothing: internal/jsonrpc2/conn.go a nil Reader; mcp/transport.go deliversOnly; mcp/streamable.go deliversOnly, no incoming channel"},
 	{name: "badParams", fork: "-32602", hunks: "mcp/shared.go: params that do not decode are -32602"},
 	{name: "secondInitialize", fork: "-32600", hunks: "mcp/server.go: a duplicate initialize is -32600"},
 	{name: "unknownLogLevel", fork: "-32602", hunks: "mcp/server.go: an unknown logging level is -32602"},

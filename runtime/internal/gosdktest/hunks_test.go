@@ -42,6 +42,7 @@ var hunkCanaries = []hunkCanary{
 	{file: "mcp/streamable_headers.go", match: `msg.Method == "tasks/get"`, canaries: []string{probeCanary + "tasksNeedMcpName"}},
 	{file: "mcp/server.go", match: "HeaderTool func(name string) *Tool", canaries: []string{apiCanary + "mcp.ServerOptions.HeaderTool"}},
 	{file: "mcp/server.go", match: "func (s *Server) headerTool(", canaries: []string{apiCanary + "mcp.ServerOptions.HeaderTool"}},
+	{file: "mcp/streamable.go", match: "toolLookup = server.headerTool", canaries: []string{apiCanary + "mcp.ServerOptions.HeaderTool"}},
 	{file: "mcp/server.go", match: "func (s *Server) NotifyToolListChanged()", canaries: []string{apiCanary + "mcp.Server.NotifyToolListChanged"}},
 	{file: "mcp/server.go", match: "func (ss *ServerSession) SendNotification(", canaries: []string{apiCanary + "mcp.ServerSession.SendNotification"}},
 	{file: "mcp/protocol.go", match: "func setUnsetResultType(", canaries: []string{probeCanary + "middlewareResultType"}},
@@ -83,6 +84,14 @@ var hunkCanaries = []hunkCanary{
 	{file: "mcp/streamable.go", match: "if !c.publish(msg)", canaries: []string{probeCanary + "handleOnPOST"}},
 	{file: "mcp/streamable.go", match: "defer context.AfterFunc(req.Context(), stream.release)()", canaries: []string{probeCanary + "handleOnPOST"}},
 
+	// Speed: a stateless session, fed by Deliver alone, starts no reading goroutine.
+	{file: "internal/jsonrpc2/conn.go", match: "unless nil: every message comes by Deliver", canaries: []string{probeCanary + "postStartsNoGoroutine"}},
+	{file: "internal/jsonrpc2/conn.go", match: "if cfg.Reader != nil {", canaries: []string{probeCanary + "postStartsNoGoroutine"}},
+	{file: "mcp/transport.go", match: "d.deliversOnly()", canaries: []string{probeCanary + "postStartsNoGoroutine"}},
+	{file: "mcp/transport.go", match: "deliversOnly() bool", canaries: []string{probeCanary + "postStartsNoGoroutine"}},
+	{file: "mcp/streamable.go", match: "func (c *streamableServerConn) deliversOnly() bool", canaries: []string{probeCanary + "postStartsNoGoroutine"}},
+	{file: "mcp/streamable.go", match: "t.connection.incoming = make(", canaries: []string{probeCanary + "postStartsNoGoroutine"}},
+
 	// Speed: a quiet call answered with plain JSON (JSONReplyWait).
 	{file: "mcp/streamable.go", match: "JSONReplyWait time.Duration", canaries: []string{apiCanary + "mcp.StreamableHTTPOptions.JSONReplyWait"}},
 	{file: "mcp/streamable.go", match: "h.opts.JSONReplyWait", canaries: []string{apiCanary + "mcp.StreamableHTTPOptions.JSONReplyWait"}},
@@ -108,6 +117,8 @@ var hunkCanaries = []hunkCanary{
 	{file: "mcp/streamable.go", match: "type readPOST struct", canaries: []string{probeCanary + "postBytes"}},
 	{file: "mcp/streamable.go", match: "read *readPOST", canaries: []string{probeCanary + "postBytes"}},
 	{file: "mcp/streamable.go", match: "body, err := readBody(req)", canaries: []string{probeCanary + "postBytes"}},
+	{file: "mcp/streamable.go", match: "info.held.", canaries: []string{probeCanary + "postBytes"}},
+	{file: "mcp/streamable.go", match: "held struct {", canaries: []string{probeCanary + "postBytes"}},
 	{file: "mcp/streamable.go", match: "c.servePOSTMessages(w, req, r)", canaries: []string{probeCanary + "postBytes"},
 		why: "a POST an ephemeral session read already is not read again"},
 	{file: "mcp/streamable.go", match: "func (c *streamableServerConn) servePOSTMessages(", canaries: []string{probeCanary + "postBytes"}},

@@ -476,6 +476,15 @@ type ephemeralConnectInfo struct {
 	usesNewProtocol       bool
 	isSubscriptionsListen bool
 	read                  *readPOST // the body, read and decoded once for servePOST
+
+	// what opts and read point to, allocated with the info: one allocation a POST, not six
+	held struct {
+		opts        ServerSessionOptions
+		state       ServerSessionState
+		initialize  InitializeParams
+		initialized InitializedParams
+		read        readPOST
+	}
 }
 
 // readPOST is the body of a POST and what decoding it gave.
@@ -508,7 +517,9 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 	req.Body.Close()
 	req.Body = io.NopCloser(bytes.NewBuffer(body))
 	msgs, isBatch, err := readBatch(body)
-	read := &readPOST{body: body, msgs: msgs, isBatch: isBatch, err: err} // servePOST decodes it no more
+	info := new(ephemeralConnectInfo) // one allocation for what it points to
+	info.held.read = readPOST{body: body, msgs: msgs, isBatch: isBatch, err: err}
+	read := &info.held.read // servePOST decodes it no more
 	if err == nil {
 		for _, msg := range msgs {
 			if r, ok := msg.(*jsonrpc.Request); ok {
@@ -527,28 +538,23 @@ func (h *StreamableHTTPHandler) ephemeralConnectOpts(req *http.Request) (*epheme
 		}
 	}
 
-	state := new(ServerSessionState)
+	state := &info.held.state // allocated with info
 	// Only synthesize fake InitializeParams/InitializedParams for old-protocol
 	// requests.
 	if !hasInitialize && !usesNewProtocol {
-		state.InitializeParams = &InitializeParams{
-			ProtocolVersion: protocolVersion,
-		}
+		info.held.initialize.ProtocolVersion = protocolVersion
+		state.InitializeParams = &info.held.initialize
 	}
 	if !hasInitialized && !usesNewProtocol {
-		state.InitializedParams = new(InitializedParams)
+		state.InitializedParams = &info.held.initialized
 	}
 	if !usesNewProtocol {
 		state.LogLevel = "info"
 	}
-	return &ephemeralConnectInfo{
-		opts: &ServerSessionOptions{
-			State: state,
-		},
-		usesNewProtocol:       usesNewProtocol,
-		isSubscriptionsListen: isSubscriptionsListen,
-		read:                  read,
-	}, nil
+	info.held.opts.State = state
+	info.opts = &info.held.opts
+	info.usesNewProtocol, info.isSubscriptionsListen, info.read = usesNewProtocol, isSubscriptionsListen, read
+	return info, nil
 }
 
 // readBody reads the body of req, into a buffer of its Content-Length
@@ -956,12 +962,14 @@ func (t *StreamableServerTransport) Connect(ctx context.Context) (Connection, er
 		jsonResponse:                t.jsonResponse,
 		logger:                      ensureLogger(t.logger), // see #556: must be non-nil
 		shouldPropagateCancellation: t.shouldPropagateCancellation,
-		incoming:                    make(chan jsonrpc.Message, 10),
 		done:                        make(chan struct{}),
 		streams:                     make(map[string]*stream),
 		requestStreams:              make(map[jsonrpc.ID]string),
 		sessionStore:                t.sessionStore,  // hears the session state change
 		jsonReplyWait:               t.jsonReplyWait, // a plain reply when nothing else is sent
+	}
+	if !t.Stateless { // a stateless connection's messages all come by deliver
+		t.connection.incoming = make(chan jsonrpc.Message, 10)
 	}
 	// Stream 0 corresponds to the standalone SSE stream.
 	//
@@ -1075,6 +1083,14 @@ type SessionStore interface {
 // (servePOSTMessages).
 func (c *streamableServerConn) setDeliver(deliver func(jsonrpc.Message)) {
 	c.deliver = deliver
+}
+
+// deliversOnly implements deliverer: a stateless connection lives for one
+// POST, whose messages all go to deliver, and ends when its session closes
+// it as the POST ends. Its handlers see the request's cancellation, when
+// it propagates, through their contexts, not through a reader.
+func (c *streamableServerConn) deliversOnly() bool {
+	return c.stateless
 }
 
 // publish hands msg from the client to the session, on this goroutine

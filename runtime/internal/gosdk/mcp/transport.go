@@ -206,6 +206,10 @@ func connect[H handler, State any](ctx context.Context, t Transport, b binder[H,
 	}
 	// If logging is configured, write message logs.
 	reader, writer := jsonrpc2.Reader(mcpConn), jsonrpc2.Writer(mcpConn)
+	d, isDeliverer := mcpConn.(deliverer)
+	if isDeliverer && d.deliversOnly() {
+		reader = nil // nothing would come to a reading goroutine: start none
+	}
 	var (
 		h         H
 		preempter canceller
@@ -236,7 +240,7 @@ func connect[H handler, State any](ctx context.Context, t Transport, b binder[H,
 		},
 		PropagateCancellation: propagateCancellation,
 	})
-	if d, ok := mcpConn.(deliverer); ok {
+	if isDeliverer {
 		d.setDeliver(conn.Deliver) // its messages need not wait for the reading goroutine
 	}
 	assert(preempter.conn != nil, "unbound preempter")
@@ -249,6 +253,10 @@ func connect[H handler, State any](ctx context.Context, t Transport, b binder[H,
 // than to its Read.
 type deliverer interface {
 	setDeliver(deliver func(jsonrpc.Message))
+	// deliversOnly reports whether its Read would only ever report the
+	// end of the connection, which the connection's Close makes itself:
+	// then no goroutine reads it.
+	deliversOnly() bool
 }
 
 // cancellationPropagator is an optional interface implemented by a

@@ -205,7 +205,7 @@ type Writer interface {
 
 // A ConnectionConfig configures a bidirectional jsonrpc2 connection.
 type ConnectionConfig struct {
-	Reader          Reader                    // required
+	Reader          Reader                    // required, unless nil: every message comes by Deliver, and no goroutine reads
 	Writer          Writer                    // required
 	Closer          io.Closer                 // required
 	Preempter       Preempter                 // optional
@@ -246,7 +246,9 @@ func NewConnection(ctx context.Context, cfg ConnectionConfig) *Connection {
 	}
 	c.handler = cfg.Bind(c)
 	c.readCtx, c.preempter = ctx, cfg.Preempter
-	c.start(ctx, cfg.Reader, cfg.Preempter)
+	if cfg.Reader != nil { // a connection fed by Deliver alone starts no goroutine to wait on nothing
+		c.start(ctx, cfg.Reader, cfg.Preempter)
+	}
 	return c
 }
 
