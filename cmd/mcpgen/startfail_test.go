@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -30,6 +31,11 @@ type seen struct {
 		Data          any
 	}
 }
+
+var (
+	copyScript sync.Once
+	copyErr    error
+)
 
 // launchWithTSClient runs `mcpgen ARGS...` under the official TypeScript
 // client (npm @modelcontextprotocol/sdk, installed by
@@ -50,12 +56,15 @@ func launchWithTSClient(t *testing.T, tool string, env map[string]string, args .
 		}
 		t.Skip("node or @modelcontextprotocol/sdk is absent: run scripts/authtest-deps.sh")
 	}
-	script, err := os.ReadFile(filepath.Join("..", "..", "runtime", "auth", "authtest", "node", "stdio-client.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "stdio-client.mjs"), script, 0o644); err != nil {
-		t.Fatal(err)
+	copyScript.Do(func() { // once: a client starting meanwhile would read it half written
+		var script []byte
+		script, copyErr = os.ReadFile(filepath.Join("..", "..", "runtime", "auth", "authtest", "node", "stdio-client.mjs"))
+		if copyErr == nil {
+			copyErr = os.WriteFile(filepath.Join(dir, "stdio-client.mjs"), script, 0o644)
+		}
+	})
+	if copyErr != nil {
+		t.Fatal(copyErr)
 	}
 	envJSON, _ := json.Marshal(env)
 	cmd := exec.Command(node, append([]string{filepath.Join(dir, "stdio-client.mjs"), tool, string(envJSON), binary(t)}, args...)...)

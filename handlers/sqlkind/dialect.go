@@ -106,7 +106,7 @@ func beginSQLite(ctx context.Context, s *session) (*sql.Tx, error) {
 			return nil, err
 		}
 	}
-	return s.conn.BeginTx(ctx, nil)
+	return s.conn.BeginTx(txContext(ctx), nil)
 }
 
 // endSQLite switches query_only off again on a connection shared with
@@ -121,13 +121,22 @@ func endSQLite(s *session) {
 	}
 }
 
+// txContext is the context a call's transaction begins with: ctx, without
+// its cancellation. database/sql rolls back a transaction whose context
+// ends on a goroutine of its own, and closes the call's *sql.Conn there
+// when the rollback finds the connection bad, while the dialect's end may
+// be using it (database/sql then hands out a nil driver connection: a
+// panic). The call rolls back itself, whatever way it ends; its statements
+// are still canceled through their own contexts.
+func txContext(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
 // beginPostgres starts a READ ONLY transaction when asked, with the
 // statement timeout also set on the server, and the caller's role and
 // settings: SET LOCAL and set_config(…, true) last only as long as the
 // transaction, so nothing of a caller outlives the call on a pooled
 // connection, however the call ends.
 func beginPostgres(ctx context.Context, s *session) (*sql.Tx, error) {
-	tx, err := s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly})
+	tx, err := s.conn.BeginTx(txContext(ctx), &sql.TxOptions{ReadOnly: s.readOnly})
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func beginMySQL(ctx context.Context, s *session) (*sql.Tx, error) {
 		return nil, err
 	}
 	s.id = id
-	tx, err := s.conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: s.readOnly}) // see session.readOnly
+	tx, err := s.conn.BeginTx(txContext(ctx), &sql.TxOptions{ReadOnly: s.readOnly}) // see session.readOnly
 	if err != nil {
 		return nil, err
 	}
