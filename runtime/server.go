@@ -30,13 +30,14 @@ type Server struct {
 }
 
 // Ping checks every shared backend that can be checked (handlers.Pinger,
-// e.g. a database) and returns the result by backend name: nil for one
-// that answers. Backends that cannot be checked are left out.
-func (s *Server) Ping(ctx context.Context) map[string]error {
+// e.g. a database) and that only accepts (nil: every one), and returns the
+// result by backend name: nil for one that answers. Backends that cannot
+// be checked are left out.
+func (s *Server) Ping(ctx context.Context, only func(backend any) bool) map[string]error {
 	s = s.now()
 	out := map[string]error{}
 	for name, b := range s.plan.Backends {
-		if p, ok := b.(handlers.Pinger); ok {
+		if p, ok := b.(handlers.Pinger); ok && (only == nil || only(b)) {
 			if err := p.Ping(ctx); err != nil {
 				out[name] = errors.New(s.plan.Redact.Apply(err.Error()))
 			} else {

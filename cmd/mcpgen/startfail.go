@@ -190,31 +190,26 @@ const pingTimeout = 10 * time.Second
 func unreachable(ctx context.Context, srv *runtime.Server, files []string) []string {
 	ctx, cancel := context.WithTimeout(ctx, pingTimeout)
 	defer cancel()
-	p := srv.Plan()
+	results := srv.Ping(ctx, func(b any) bool { _, db := b.(*sqlkind.DB); return db })
 	var out []string
-	for _, name := range slices.Sorted(maps.Keys(p.Backends)) {
-		db, ok := p.Backends[name].(*sqlkind.DB)
-		if !ok {
-			continue
-		}
-		err := db.Ping(ctx)
+	for _, name := range slices.Sorted(maps.Keys(results)) {
+		err := results[name]
 		if err == nil {
 			continue
 		}
-		reason := p.Redact.Apply(err.Error())
 		var tools []string
-		for _, t := range p.Tools {
+		for _, t := range srv.Plan().Tools {
 			if t.Backend == name {
 				tools = append(tools, t.Def.Name)
 			}
 		}
-		msg := fmt.Sprintf("mcpgen: backend %q does not answer: %s. ", name, reason)
+		msg := fmt.Sprintf("mcpgen: backend %q does not answer: %v. ", name, err)
 		if len(tools) > 0 {
 			msg += fmt.Sprintf("These tools fail until it does: %s. ", strings.Join(tools, ", "))
 		}
 		msg += fmt.Sprintf("Check that the database is running and that backends.%s points at it; "+
 			"`mcpgen validate --connect %s` checks it.", name, strings.Join(files, " "))
-		srv.Logger().Warn("database does not answer", "backend", name, "err", reason)
+		srv.Logger().Warn("database does not answer", "backend", name, "err", err)
 		out = append(out, msg)
 	}
 	return out

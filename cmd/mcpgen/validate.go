@@ -123,7 +123,7 @@ func connectDiags(ctx context.Context, srv *runtime.Server, files []string) load
 	ctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	var ds load.Diagnostics
-	results := srv.Ping(ctx)
+	results := srv.Ping(ctx, nil)
 	for _, name := range slices.Sorted(maps.Keys(results)) {
 		if err := results[name]; err != nil {
 			ds = append(ds, load.Diagnostic{File: strings.Join(files, ", "), Path: "backends." + name,
