@@ -371,7 +371,7 @@ backends:
   up: {kind: sql, driver: sqlite, dsn: up.db}
   down: {kind: sql, driver: postgres, dsn: "postgres://nobody@127.0.0.1:1/x?connect_timeout=2"}
 `, nil)
-	got := srv.Ping(context.Background())
+	got := srv.Ping(context.Background(), nil)
 	if len(got) != 2 || got["up"] != nil || got["down"] == nil || !strings.Contains(got["down"].Error(), "database unreachable") {
 		t.Errorf("got %v, want up fine and down unreachable", got)
 	}
