@@ -44,6 +44,11 @@ var patchAPI = []apiSymbol{
 	{name: "mcp.Server.NotifyToolListChanged", ref: "_ = (*mcp.Server).NotifyToolListChanged", hunks: "mcp/server.go: NotifyToolListChanged"},
 	{name: "mcp.ServerSession.SendNotification", ref: "_ = (*mcp.ServerSession).SendNotification", hunks: "mcp/server.go: SendNotification"},
 
+	{name: "jsonrpc2.CompactMarshaler", ref: "var _ jsonrpc2.CompactMarshaler", hunks: "internal/jsonrpc2/messages.go: CompactMarshaler, marshalToRaw"},
+	{name: "jsonrpc2.CompactMarshaler.MarshalCompact", ref: "_ = jsonrpc2.CompactMarshaler.MarshalCompact", hunks: "internal/jsonrpc2/messages.go: CompactMarshaler"},
+	{name: "json.IsCompact", ref: "_ = json.IsCompact", hunks: "internal/json/json.go: IsCompact; internal/jsonrpc2/messages.go: EncodeMessage's one pass"},
+	{name: "mcp.CallToolResult.MarshalCompact", ref: "_ = (*mcp.CallToolResult).MarshalCompact", hunks: "mcp/protocol.go: CallToolResult.MarshalCompact"},
+
 	{name: "mcp.StreamableHTTPOptions.JSONReplyWait", ref: "_ = mcp.StreamableHTTPOptions{}.JSONReplyWait", hunks: "mcp/streamable.go: JSONReplyWait, jsonReplyWait, undecided streams"},
 	{name: "mcp.StreamableHTTPOptions.SessionStore", ref: "_ = mcp.StreamableHTTPOptions{}.SessionStore", hunks: "mcp/streamable.go: SessionStore, adoptSession, startSession, sessionUpdated"},
 	{name: "mcp.SessionStore", ref: "var _ mcp.SessionStore", hunks: "mcp/streamable.go: SessionStore"},
@@ -71,8 +76,9 @@ const knownUpstream = "_ = mcp.NewServer"
 func apiProgram() (string, []int) {
 	var b strings.Builder
 	b.WriteString("package main\n\nimport (\n\t\"github.com/modelcontextprotocol/go-sdk/auth\"\n" +
+		"\t\"github.com/modelcontextprotocol/go-sdk/internal/json\"\n" +
 		"\t\"github.com/modelcontextprotocol/go-sdk/internal/jsonrpc2\"\n\t\"github.com/modelcontextprotocol/go-sdk/mcp\"\n)\n\n" +
-		"var _ = auth.TokenInfo{}\nvar _ jsonrpc2.ID\nvar _ = mcp.Implementation{}\n\nfunc main() {}\n")
+		"var _ = auth.TokenInfo{}\nvar _ = json.Unmarshal\nvar _ jsonrpc2.ID\nvar _ = mcp.Implementation{}\n\nfunc main() {}\n")
 	line := strings.Count(b.String(), "\n") + 1
 	var lines []int
 	fn := func(i int, ref string) {

@@ -2,6 +2,7 @@ package gosdktest
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/internal/gosdk/mcp"
 )
 
@@ -43,6 +45,13 @@ func TestTextResultEncodedAsBefore(t *testing.T) {
 		if err != nil || string(got) != tc.want {
 			t.Errorf("got %s (%v)\nwant %s", got, err, tc.want)
 		}
+		// A reply carries MarshalCompact's bytes as they are: they must be these.
+		if got, ok := tc.res.MarshalCompact(); ok && string(got) != tc.want {
+			t.Errorf("MarshalCompact: got %s\nwant %s", got, tc.want)
+		}
+	}
+	if _, ok := (*mcp.CallToolResult)(nil).MarshalCompact(); ok {
+		t.Error("a nil result claims a compact encoding")
 	}
 }
 
@@ -136,4 +145,57 @@ func TestQuietCallAnsweredWithJSON(t *testing.T) {
 	if ct != "text/event-stream" || !strings.HasPrefix(prime, "event: prime") || !strings.Contains(body, `"result":{"content"`) {
 		t.Errorf("a slow call: %s\n%s", ct, body)
 	}
+}
+
+// encodedAsEncodingJSON is how encoding/json, the SDK's general way, writes
+// a response with id 7 and result raw: the result checked and compacted.
+func encodedAsEncodingJSON(raw []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(struct {
+		Version string          `json:"jsonrpc"`
+		ID      int64           `json:"id"`
+		Result  json.RawMessage `json:"result,omitempty"`
+	}{"2.0", 7, raw})
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), err
+}
+
+// checkResponseEncoding fails unless EncodeMessage writes a response
+// carrying raw as encoding/json does, or fails where it fails: the copy of
+// a compact result must change nothing.
+func checkResponseEncoding(t *testing.T, raw []byte) {
+	t.Helper()
+	id, _ := jsonrpc.MakeID(float64(7))
+	got, gotErr := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Result: raw})
+	want, wantErr := encodedAsEncodingJSON(raw)
+	if (gotErr != nil) != (wantErr != nil) || gotErr == nil && !bytes.Equal(got, want) {
+		t.Errorf("result %.200q:\ngot  %.200s (%v)\nwant %.200s (%v)", raw, got, gotErr, want, wantErr)
+	}
+}
+
+var responseResults = []string{
+	`{"content":[{"type":"text","text":"a\"b\\\\"}],"isError":true}`,
+	`{"a":"\\\\\\"","b":[1,2.5e3,-0,true,false,null],"c":{}}`,
+	`"é\u2028<>&"`, `null`, `0`, `[]`, `""`, `"\\"`,
+	`{"a": 1}`, " {\"a\":1}", "{\"a\":1}\n", `{"a":"x y"}`, "[1,\t2]",
+	`{"a":1`, `{"a":1}}`, `{"a":1}{}`, `nul`, `01`, `1.`, `"\x"`, "\"a\x01\"", "\"\xff\"", `{a:1}`, ``,
+	strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+	strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001),
+}
+
+// TestResponseEncodedAsEncodingJSON: a response whose result is compact is
+// written in one pass, byte for byte as before; any other result goes the
+// general way, its errors included.
+func TestResponseEncodedAsEncodingJSON(t *testing.T) {
+	for _, raw := range responseResults {
+		checkResponseEncoding(t, []byte(raw))
+	}
+}
+
+func FuzzResponseEncoding(f *testing.F) {
+	for _, raw := range responseResults {
+		f.Add([]byte(raw))
+	}
+	f.Fuzz(checkResponseEncoding)
 }

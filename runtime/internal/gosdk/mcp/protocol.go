@@ -421,6 +421,15 @@ func (x *CallToolResult) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w)
 }
 
+// MarshalCompact implements jsonrpc2.CompactMarshaler: a text result is
+// sent as marshalText encodes it, compact already.
+func (x *CallToolResult) MarshalCompact() ([]byte, bool) {
+	if x == nil {
+		return nil, false
+	}
+	return x.marshalText()
+}
+
 // marshalText encodes the common result, text content and perhaps
 // structured content, to the bytes of the general way in one pass: that
 // way marshals each content on its own, and encoding/json checks and
@@ -430,17 +439,29 @@ func (x *CallToolResult) marshalText() ([]byte, bool) {
 	if len(x.Meta) > 0 || x.InputRequests != nil || x.RequestState != "" {
 		return nil, false
 	}
-	b := make([]byte, 0, 128)
+	size := 64 // the bytes b will hold, so that it is allocated once
+	for _, c := range x.Content {
+		t, ok := c.(*TextContent)
+		if !ok || t == nil || len(t.Meta) > 0 || t.Annotations != nil {
+			return nil, false
+		}
+		size += 32 + len(t.Text) + len(t.Text)/8 // escapes make a text longer
+	}
+	var sc []byte
+	if x.StructuredContent != nil {
+		var err error
+		if sc, err = json.Marshal(x.StructuredContent); err != nil {
+			return nil, false
+		}
+		size += len(sc)
+	}
+	b := make([]byte, 0, size)
 	b = append(b, `{"content":`...)
 	if x.Content == nil {
 		b = append(b, "null"...)
 	}
 	for i, c := range x.Content {
-		t, ok := c.(*TextContent)
-		if !ok || t == nil || len(t.Meta) > 0 || t.Annotations != nil {
-			return nil, false
-		}
-		text, err := json.Marshal(t.Text)
+		text, err := json.Marshal(c.(*TextContent).Text)
 		if err != nil {
 			return nil, false
 		}
@@ -457,11 +478,7 @@ func (x *CallToolResult) marshalText() ([]byte, bool) {
 	} else if x.Content != nil {
 		b = append(b, "[]"...)
 	}
-	if x.StructuredContent != nil {
-		sc, err := json.Marshal(x.StructuredContent)
-		if err != nil {
-			return nil, false
-		}
+	if sc != nil {
 		b = append(append(b, `,"structuredContent":`...), sc...)
 	}
 	if x.IsError {

@@ -52,6 +52,41 @@ func Unmarshal(data []byte, v any) error {
 	return NewDecoder(bytes.NewReader(data)).Decode(v)
 }
 
+// IsCompact reports whether data is one valid JSON value with no white
+// space outside its strings, nested no deeper than encoding/json allows:
+// what encoding/json would copy as it is when it compacts a
+// json.RawMessage, so that a writer may copy it without that pass.
+func IsCompact(data []byte) bool {
+	if !json.Valid(data) {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			return false
+		case '{', '[':
+			if depth++; depth > 10000 { // encoding/json's limit
+				return false
+			}
+		case '}', ']':
+			depth--
+		case '"': // skip the string: to the first quote not escaped
+			for {
+				i += bytes.IndexByte(data[i+1:], '"') + 1
+				k := i - 1
+				for data[k] == '\\' {
+					k--
+				}
+				if (i-k)%2 == 1 { // an even number of backslashes before it
+					break
+				}
+			}
+		}
+	}
+	return true
+}
+
 // checkMaxDepth scans data once and reports [errMaxDepthExceeded] if the
 // nesting of JSON objects and arrays exceeds maxDepth. It is a lightweight pass which
 // tracks '{' and '[' against '}' and ']' while skipping over the contents of strings.

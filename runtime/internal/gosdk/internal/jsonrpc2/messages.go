@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
 )
@@ -146,9 +147,18 @@ func toWireError(err error) *WireError {
 }
 
 func EncodeMessage(msg Message) ([]byte, error) {
+	if r, ok := msg.(*Response); ok && r.Error == nil {
+		if id, ok := r.ID.value.(int64); ok && internaljson.IsCompact(r.Result) { // one pass: encoding/json would check and compact the result again
+			b := make([]byte, 0, len(r.Result)+48)
+			b = append(b, `{"jsonrpc":"`+wireVersion+`","id":`...)
+			b = strconv.AppendInt(b, id, 10)
+			b = append(append(b, `,"result":`...), r.Result...)
+			return append(b, '}'), nil
+		}
+	}
 	wire := wireCombined{VersionTag: wireVersion}
 	msg.marshal(&wire)
-	data, err := jsonMarshal(&wire)
+	data, err := jsonMarshalSized(&wire, 64+len(wire.Params)+len(wire.Result)) // room for the raw parts: no regrowing
 	if err != nil {
 		return nil, fmt.Errorf("marshaling jsonrpc message: %w", err)
 	}
@@ -226,6 +236,11 @@ func marshalToRaw(obj any) (json.RawMessage, error) {
 	if obj == nil {
 		return nil, nil
 	}
+	if m, ok := obj.(CompactMarshaler); ok { // its own encoding, not scanned and compacted again by encoding/json
+		if data, ok := m.MarshalCompact(); ok {
+			return data, nil
+		}
+	}
 	data, err := jsonMarshal(obj)
 	if err != nil {
 		return nil, err
@@ -233,10 +248,23 @@ func marshalToRaw(obj any) (json.RawMessage, error) {
 	return json.RawMessage(data), nil
 }
 
+// A CompactMarshaler encodes itself as valid, compact JSON, which a message
+// carries as it is: encoding/json would check and compact the output of a
+// MarshalJSON once more.
+type CompactMarshaler interface {
+	// MarshalCompact reports false when it cannot; then MarshalJSON is used.
+	MarshalCompact() ([]byte, bool)
+}
+
 // jsonMarshal marshals obj to JSON like json.Marshal but without HTML escaping.
 func jsonMarshal(obj any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	return jsonMarshalSized(obj, 0)
+}
+
+// jsonMarshalSized is jsonMarshal into a buffer of size bytes to begin with.
+func jsonMarshalSized(obj any, size int) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(obj); err != nil {
 		return nil, err
