@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/handlers"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	sjson "github.com/segmentio/encoding/json"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -126,11 +127,19 @@ func toValidatable(v any) any {
 	return v
 }
 
-// decodeNumbers decodes JSON with numbers left as json.Number.
+// decodeNumbers decodes JSON with numbers left as json.Number. The value
+// is parsed in place by segmentio's decoder, which gives what
+// encoding/json gives (FuzzDecodeNumbers) without its Decoder's copy of the
+// input; JSON it refuses, or nested beyond encoding/json's limit, goes to
+// encoding/json, so that the error reads as encoding/json's.
 func decodeNumbers(raw []byte) (any, error) {
+	var v any
+	if rest, err := sjson.Parse(raw, &v, sjson.UseNumber); err == nil && len(bytes.TrimLeft(rest, " \t\r\n")) == 0 && depthWithin(raw, 10000) {
+		return v, nil
+	}
+	v = nil
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
-	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
@@ -138,6 +147,29 @@ func decodeNumbers(raw []byte) (any, error) {
 		return nil, errors.New("unexpected data after the JSON value")
 	}
 	return v, nil
+}
+
+// depthWithin reports whether the objects and arrays of data, valid JSON,
+// nest max deep at most: encoding/json refuses deeper values.
+func depthWithin(data []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, c := range data {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			escaped, inString = c == '\\', c != '"'
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > max {
+				return false
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return true
 }
 
 // decodeObject decodes arguments, which must be an object, with numbers

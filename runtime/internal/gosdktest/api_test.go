@@ -46,6 +46,7 @@ var patchAPI = []apiSymbol{
 
 	{name: "jsonrpc2.CompactMarshaler", ref: "var _ jsonrpc2.CompactMarshaler", hunks: "internal/jsonrpc2/messages.go: CompactMarshaler, marshalToRaw"},
 	{name: "jsonrpc2.CompactMarshaler.MarshalCompact", ref: "_ = jsonrpc2.CompactMarshaler.MarshalCompact", hunks: "internal/jsonrpc2/messages.go: CompactMarshaler"},
+	{name: "json.Marshal", ref: "_ = json.Marshal", hunks: "internal/json/json.go: Marshal; mcp/protocol.go: marshalText's structured content"},
 	{name: "json.IsCompact", ref: "_ = json.IsCompact", hunks: "internal/json/json.go: IsCompact; internal/jsonrpc2/messages.go: EncodeMessage's one pass"},
 	{name: "mcp.CallToolResult.MarshalCompact", ref: "_ = (*mcp.CallToolResult).MarshalCompact", hunks: "mcp/protocol.go: CallToolResult.MarshalCompact"},
 

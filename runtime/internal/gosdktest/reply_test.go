@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -198,4 +199,74 @@ func FuzzResponseEncoding(f *testing.F) {
 		f.Add([]byte(raw))
 	}
 	f.Fuzz(checkResponseEncoding)
+}
+
+// checkStructuredEncoding fails unless a text result with sc as its
+// structured content encodes, in one pass, to the bytes encoding/json gives
+// it, or is left to the general way where encoding/json fails.
+func checkStructuredEncoding(t *testing.T, sc any) {
+	t.Helper()
+	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "rows"}}, StructuredContent: sc}
+	got, ok := res.MarshalCompact()
+	want, err := json.Marshal(sc)
+	if err != nil {
+		if ok {
+			t.Errorf("%#.200v: encoded as %.200s, where encoding/json fails (%v)", sc, got, err)
+		}
+		return
+	}
+	w := `{"content":[{"type":"text","text":"rows"}],"structuredContent":` + string(want) + `}`
+	if sc == nil { // omitted, as the general way omits it
+		w = `{"content":[{"type":"text","text":"rows"}]}`
+	}
+	if !ok || string(got) != w {
+		t.Errorf("%#.200v:\ngot  %.200s (%v)\nwant %.200s", sc, got, ok, w)
+	}
+}
+
+// structuredValues are values a handler puts in a result's structured
+// content: decoded JSON, rows of a query, and strings no JSON decodes to.
+func structuredValues() []any {
+	return []any{
+		map[string]any{"columns": []any{"id", "name"}, "rows": []any{map[string]any{"id": int64(1), "name": "Hilton <Basel> & co"}},
+			"row_count": int64(1), "truncated": false},
+		map[string]any{"f": []any{0.0, -0.0, 1e-7, 1e21, 123456789.125, 1e20, float32(0.1), 3.0}, "n": nil, "b": []byte("\x00\xff"),
+			"t": time.Date(2026, 11, 28, 12, 0, 0, 5, time.UTC), "num": json.Number("12.50"), "raw": json.RawMessage(`{ "a" : [1, 2] }`)},
+		map[string]any{"bad\xffkey": "bad\xfevalue", "\u2028": "\u2029", "<": ">&", "": []any{}, "e": map[string]any{}},
+		map[string]int64{"z": 1, "a": -1}, []map[string]any{{"k": uint8(7)}}, "just a string", nil,
+		map[string]any{"nan": math.NaN()}, map[string]any{"inf": math.Inf(-1)}, map[string]any{"ch": make(chan int)},
+		map[string]any{"bad": json.Number("1x")}, map[string]any{"bad": json.RawMessage(`{`)},
+	}
+}
+
+// TestStructuredEncodedAsEncodingJSON: structured content is encoded as
+// encoding/json encodes it, through segmentio's faster encoder.
+func TestStructuredEncodedAsEncodingJSON(t *testing.T) {
+	for _, sc := range structuredValues() {
+		checkStructuredEncoding(t, sc)
+	}
+}
+
+// FuzzStructuredEncoding decodes the input as JSON (numbers as float64, and
+// again as json.Number) and checks the encoding of what it gives.
+func FuzzStructuredEncoding(f *testing.F) {
+	for _, sc := range structuredValues() {
+		if b, err := json.Marshal(sc); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`{"a":"\ud800","b":[1e308,-1e-308,5e-324]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		if json.Unmarshal(data, &v) != nil {
+			return
+		}
+		checkStructuredEncoding(t, v)
+		d := json.NewDecoder(bytes.NewReader(data))
+		d.UseNumber()
+		if d.Decode(&v) == nil {
+			checkStructuredEncoding(t, v)
+		}
+		checkStructuredEncoding(t, map[string]any{string(data): string(data)})
+	})
 }

@@ -450,7 +450,7 @@ func (x *CallToolResult) marshalText() ([]byte, bool) {
 	var sc []byte
 	if x.StructuredContent != nil {
 		var err error
-		if sc, err = json.Marshal(x.StructuredContent); err != nil {
+		if sc, err = internaljson.Marshal(x.StructuredContent); err != nil { // a query's rows: maps, marshalled fast
 			return nil, false
 		}
 		size += len(sc)

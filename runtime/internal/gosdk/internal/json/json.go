@@ -8,6 +8,7 @@ package json
 
 import (
 	"bytes"
+	stdjson "encoding/json"
 	"fmt"
 	"io"
 
@@ -50,6 +51,18 @@ func Unmarshal(data []byte, v any) error {
 		return err
 	}
 	return NewDecoder(bytes.NewReader(data)).Decode(v)
+}
+
+// Marshal is encoding/json's Marshal (HTML escaped, map keys sorted, the
+// same bytes) by segmentio's encoder, which takes a map[string]any and the
+// values in it without reflecting on each; what it would not refuse as
+// encoding/json does goes to encoding/json.
+func Marshal(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || !json.Valid(b) { // it writes a json.Number as it is: encoding/json says what is wrong
+		return stdjson.Marshal(v)
+	}
+	return b, nil
 }
 
 // IsCompact reports whether data is one valid JSON value with no white
