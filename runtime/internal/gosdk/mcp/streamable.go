@@ -844,7 +844,7 @@ func (h *StreamableHTTPHandler) startSession(req *http.Request, server *Server, 
 	h.mu.Lock()
 	h.sessions[transport.SessionID] = sessInfo
 	h.mu.Unlock()
-	return sessInfo, nil
+	return sessInfo, nil // servePOST's session start is startSession, shared with adoptSession
 }
 
 func streamableAccepts(values []string) (jsonOK, streamOK bool) {
@@ -1351,7 +1351,7 @@ func (s *stream) deliverLocked(data []byte, eventID string, responseTo jsonrpc.I
 	if s.pendingJSONMessages != nil {
 		s.pendingJSONMessages = append(s.pendingJSONMessages, data)
 		if done {
-			return done, s.flushJSONLocked()
+			return done, s.flushJSONLocked() // also for a stream that ends on a retired request
 		}
 	} else {
 		// SSE mode: write event to response writer.
@@ -1688,7 +1688,7 @@ func (c *streamableServerConn) servePOST(w http.ResponseWriter, req *http.Reques
 	// Read incoming messages.
 	if r := c.read; r != nil {
 		c.read = nil
-		c.servePOSTMessages(w, req, r)
+		c.servePOSTMessages(w, req, r) // a POST its ephemeral session read already is not read again
 		return
 	}
 	body, err := readBody(req)
@@ -1984,7 +1984,7 @@ func (c *streamableServerConn) servePOSTMessages(w http.ResponseWriter, req *htt
 	done := make(chan struct{})
 	stream.done = done
 	stream.protocolVersion = effectiveVersion
-	stream.undecided, stream.conn = undecided, c
+	stream.undecided, stream.conn = undecided, c // an undecided stream is begun as an event stream by its connection
 
 	// Reject any call whose ID is already in flight on this session,
 	// atomically and without partial registration.

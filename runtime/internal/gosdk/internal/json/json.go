@@ -8,7 +8,7 @@ package json
 
 import (
 	"bytes"
-	stdjson "encoding/json"
+	stdjson "encoding/json" // Marshal leaves to it what segmentio would not refuse
 	"fmt"
 	"io"
 

@@ -436,7 +436,7 @@ func (r *releaser) release(soft bool) bool {
 			panic("jsonrpc2.Async called multiple times")
 		}
 	} else if !soft {
-		r.conn.handOnQueue()
+		r.conn.handOnQueue() // released by Async: the queue goes on without it; a request done goes on with it
 		r.handedOn = true
 	}
 	r.released = true
@@ -675,7 +675,7 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 	})
 	if err != nil {
 		c.processResult("acceptRequest", req, nil, err)
-		return false
+		return false // answered here: the caller runs no queue for it
 	}
 
 	if preempter != nil {
@@ -683,7 +683,7 @@ func (c *Connection) acceptRequest(ctx context.Context, msg *Request, preempter 
 
 		if !errors.Is(err, ErrNotHandled) {
 			c.processResult("Preempt", req, result, err)
-			return false
+			return false // answered by the preempter: the caller runs no queue for it
 		}
 	}
 	inline := false
@@ -831,7 +831,7 @@ func (c *Connection) processResult(from any, req *incomingRequest, result any, e
 		c.updateInFlight(func(s *inFlightState) {
 			delete(s.incomingByID, req.ID)
 		})
-		retirer, _ := c.writer.(Retirer)
+		retirer, _ := c.writer.(Retirer) // a request the peer cancelled is retired, not answered
 		if retirer != nil && errors.Is(context.Cause(req.ctx), ErrCancelledByPeer) {
 			retirer.Retire(notDone{req.ctx}, req.ID)
 		} else if respErr == nil {

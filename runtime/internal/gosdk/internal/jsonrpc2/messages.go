@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"strconv" // EncodeMessage writes a reply's integer id itself
 
 	internaljson "github.com/mcpgen/mcpgen/runtime/internal/gosdk/internal/json"
 )
