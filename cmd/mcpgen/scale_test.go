@@ -200,14 +200,13 @@ func hammer(base, tool string, workers int, stop <-chan struct{}) []callResult {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			c := &http.Client{Timeout: 20 * time.Second}
 			for {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				r := modernCall(c, base, tool)
+				r := modernCall(freshClient, base, tool)
 				mu.Lock()
 				out = append(out, r)
 				mu.Unlock()
@@ -330,7 +329,8 @@ func readEvents(resp *http.Response) []sseEvent {
 // freshClient opens a connection to the load balancer for each request. A
 // kept-alive one may be the connection HAProxy paired with a replica the
 // test kills, and Go does not resend a POST whose connection closed under
-// it (seen once in CI as "Post …: EOF" right after the kill).
+// it (seen in CI as "Post …: EOF" right after the kill: once for a session,
+// once for a sessionless call that started 3 ms after the kill).
 var freshClient = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 
 // session is a 2025-11-25 client over raw HTTP.
