@@ -22,6 +22,11 @@
 #                       run interleaved with the others in the stdio and HTTP
 #                       parts and named "before" and "before-stateless"
 #   ONLY="startup stdio http ceiling anchor validate inprocess"  parts to run
+#
+# To see where a server's time goes, build it with `go build -tags profsig`
+# (cmd/mcpgen/profsig.go) and run tbbench -profsig with
+# MCPGEN_CPUPROFILE=file: the server writes a CPU profile of each
+# concurrent round to file, and its allocations to file.allocs.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -23,8 +23,15 @@ func init() {
 		for s := range ch {
 			switch {
 			case s == syscall.SIGUSR1 && f == nil:
-				f, _ = os.Create(path)
-				_ = pprof.StartCPUProfile(f)
+				var err error
+				if f, err = os.Create(path); err != nil {
+					f = nil
+					continue
+				}
+				if pprof.StartCPUProfile(f) != nil {
+					_ = f.Close()
+					f = nil
+				}
 			case s == syscall.SIGUSR2 && f != nil:
 				pprof.StopCPUProfile()
 				_ = f.Close()

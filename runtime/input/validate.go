@@ -134,7 +134,8 @@ func toValidatable(v any) any {
 // encoding/json, so that the error reads as encoding/json's.
 func decodeNumbers(raw []byte) (any, error) {
 	var v any
-	if rest, err := sjson.Parse(raw, &v, sjson.UseNumber); err == nil && len(bytes.TrimLeft(rest, " \t\r\n")) == 0 && depthWithin(raw, 10000) {
+	if rest, err := sjson.Parse(raw, &v, sjson.UseNumber); err == nil && len(bytes.TrimLeft(rest, " \t\r\n")) == 0 &&
+		(len(raw) <= 10000 || depthWithin(raw, 10000)) { // deeper nesting takes more bytes
 		return v, nil
 	}
 	v = nil
